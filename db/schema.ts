@@ -1,0 +1,459 @@
+// The one source of truth for the store. Every enum the product uses is declared here once;
+// lib/ derives its zod enums and TypeScript unions from these declarations.
+//
+// Value-free by design: no column in this file may hold a raw user answer, a token or a secret in
+// clear text. Form answers exist only inside the request that asked for them; what lands here is
+// field names, error keywords, hashes and ciphertext (vault) bound to its owner.
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+// ---------------------------------------------------------------------------------------------
+// Enums
+// ---------------------------------------------------------------------------------------------
+export const elicitationMode = pgEnum("elicitation_mode", ["form", "url"]);
+
+// See DESIGN.md "The record and its states". `opened` and `failed` only occur in URL mode.
+export const elicitationState = pgEnum("elicitation_state", [
+  "created",
+  "sent",
+  "accepted",
+  "opened",
+  "completed",
+  "validation_failed",
+  "declined",
+  "cancelled",
+  "timed_out",
+  "failed",
+  "revoked",
+  "expired",
+]);
+
+export const routeDecision = pgEnum("route_decision", ["form", "url", "fallback", "blocked"]);
+
+// What a workflow needs from the user; decides which routes are even possible.
+export const needKind = pgEnum("need_kind", [
+  "field",
+  "credential",
+  "payment",
+  "grant",
+  "approval",
+  "authoritative",
+]);
+
+export const flowStage = pgEnum("flow_stage", ["off", "canary", "promoted", "rolled_back"]);
+
+export const gateName = pgEnum("gate_name", [
+  "contract",
+  "privacy",
+  "phishing",
+  "recovery",
+  "accessibility",
+]);
+
+export const approvalKind = pgEnum("approval_kind", ["promotion", "workflow_action"]);
+
+export const approvalState = pgEnum("approval_state", [
+  "pending",
+  "approved",
+  "rejected",
+  "superseded",
+  "expired",
+]);
+
+export const actorType = pgEnum("actor_type", ["operator", "system", "subject"]);
+
+export const operatorRole = pgEnum("operator_role", [
+  "admin",
+  "operator",
+  "releaser",
+  "approver",
+  "auditor",
+  "viewer",
+]);
+
+export const connectionStatus = pgEnum("connection_status", ["active", "revoked"]);
+
+// ---------------------------------------------------------------------------------------------
+// Identity and tenancy
+// ---------------------------------------------------------------------------------------------
+export const tenants = pgTable("tenants", {
+  id: text("id").primaryKey(),
+  displayName: text("display_name").notNull(),
+  // An authoritative value workflows read instead of asking the user (generate_report).
+  defaultRegion: text("default_region").notNull(),
+  createdAt: tstz("created_at").notNull().defaultNow(),
+});
+
+// Operators are keyed by the OIDC `sub`; the role is what the console trusts, refreshed at sign-in.
+export const operators = pgTable(
+  "operators",
+  {
+    subject: text("subject").primaryKey(),
+    displayName: text("display_name").notNull(),
+    role: operatorRole("role").notNull(),
+    createdAt: tstz("created_at").notNull().defaultNow(),
+    lastSeenAt: tstz("last_seen_at"),
+    disabledAt: tstz("disabled_at"),
+  },
+  (t) => [index("operators_role_idx").on(t.role)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// MCP sessions: the capability manifest exactly as the client sent it.
+// ---------------------------------------------------------------------------------------------
+export const mcpSessions = pgTable(
+  "mcp_sessions",
+  {
+    id: text("id").primaryKey(),
+    subject: text("subject").notNull(),
+    tenantId: text("tenant_id").notNull(),
+    clientName: text("client_name").notNull(),
+    clientVersion: text("client_version").notNull(),
+    protocolVersion: text("protocol_version").notNull(),
+    // Stored verbatim (an empty `elicitation: {}` stays `{}`), never normalised.
+    capabilities: jsonb("capabilities").notNull(),
+    // Derived once at initialize: which modes the client declared ({} means form only).
+    formDeclared: boolean("form_declared").notNull(),
+    urlDeclared: boolean("url_declared").notNull(),
+    instanceId: text("instance_id").notNull(),
+    createdAt: tstz("created_at").notNull().defaultNow(),
+    lastSeenAt: tstz("last_seen_at").notNull().defaultNow(),
+    closedAt: tstz("closed_at"),
+  },
+  (t) => [
+    index("mcp_sessions_client_idx").on(t.clientName, t.clientVersion),
+    index("mcp_sessions_created_idx").on(t.createdAt),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Flows: a client x server x workflow combination with its rollout stage.
+// ---------------------------------------------------------------------------------------------
+export const flows = pgTable(
+  "flows",
+  {
+    id: text("id").primaryKey(),
+    workflow: text("workflow").notNull(),
+    clientName: text("client_name").notNull(),
+    serverVersion: text("server_version").notNull(),
+    stage: flowStage("stage").notNull().default("off"),
+    // Share of subjects (0..100) that a canary flow admits; ignored in other stages.
+    canaryPercent: integer("canary_percent").notNull().default(0),
+    // Hash over the version fingerprint inputs; gate evidence is bound to it.
+    fingerprint: text("fingerprint").notNull(),
+    fingerprintInputs: jsonb("fingerprint_inputs").notNull(),
+    retestRequired: boolean("retest_required").notNull().default(true),
+    // The manual path outside the workflow, shown when the flow cannot elicit.
+    setupUrl: text("setup_url"),
+    createdAt: tstz("created_at").notNull().defaultNow(),
+    updatedAt: tstz("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("flows_combo_uq").on(t.workflow, t.clientName),
+    check("flows_canary_pct_ck", sql`${t.canaryPercent} between 0 and 100`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Downstream providers and allowlisted origins (URL mode).
+// ---------------------------------------------------------------------------------------------
+export const providers = pgTable("providers", {
+  id: text("id").primaryKey(),
+  displayName: text("display_name").notNull(),
+  // Pinned issuer: discovery must return exactly this issuer.
+  issuer: text("issuer").notNull(),
+  clientId: text("client_id").notNull(),
+  // Sealed with the vault key; never stored in clear.
+  clientSecretSealed: bytea("client_secret_sealed"),
+  scopes: text("scopes").array().notNull(),
+  createdAt: tstz("created_at").notNull().defaultNow(),
+  disabledAt: tstz("disabled_at"),
+});
+
+export const origins = pgTable(
+  "origins",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    // Scheme + host + port, lower-cased ASCII (punycode) form.
+    origin: text("origin").notNull(),
+    // Exact redirect URIs; matched to the letter, never by prefix.
+    redirectUris: text("redirect_uris").array().notNull(),
+    providerId: text("provider_id").references(() => providers.id),
+    note: text("note"),
+    createdBy: text("created_by").notNull(),
+    createdAt: tstz("created_at").notNull().defaultNow(),
+    disabledAt: tstz("disabled_at"),
+  },
+  (t) => [uniqueIndex("origins_origin_uq").on(t.origin)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Elicitation records and their transitions.
+// ---------------------------------------------------------------------------------------------
+export const elicitationRecords = pgTable(
+  "elicitation_records",
+  {
+    // Opaque CSPRNG id (>= 128 bits), also the URL-mode elicitationId.
+    id: text("id").primaryKey(),
+    mode: elicitationMode("mode").notNull(),
+    state: elicitationState("state").notNull().default("created"),
+    needKind: needKind("need_kind").notNull(),
+    subject: text("subject").notNull(),
+    tenantId: text("tenant_id").notNull(),
+    sessionId: text("session_id"),
+    clientName: text("client_name").notNull(),
+    clientVersion: text("client_version").notNull(),
+    protocolVersion: text("protocol_version").notNull(),
+    requestMethod: text("request_method").notNull(),
+    requestId: text("request_id").notNull(),
+    toolName: text("tool_name").notNull(),
+    flowId: text("flow_id").references(() => flows.id),
+    purpose: text("purpose").notNull(),
+    routeDecision: routeDecision("route_decision").notNull(),
+    routeReason: text("route_reason").notNull(),
+    schemaHash: text("schema_hash"),
+    fieldNames: text("field_names").array().notNull().default(sql`'{}'::text[]`),
+    // [{ field, keyword }] only: which field failed which rule, never the value.
+    validationErrors: jsonb("validation_errors").notNull().default(sql`'[]'::jsonb`),
+    // URL mode.
+    providerId: text("provider_id").references(() => providers.id),
+    targetOrigin: text("target_origin"),
+    redirectUri: text("redirect_uri"),
+    nonceHash: text("nonce_hash"),
+    stateHash: text("state_hash"),
+    pkceVerifierSealed: bytea("pkce_verifier_sealed"),
+    expiresAt: tstz("expires_at"),
+    // URL-mode results that arrived with content: dropped, counted here.
+    droppedContentCount: integer("dropped_content_count").notNull().default(0),
+    lateCallbackAt: tstz("late_callback_at"),
+    createdAt: tstz("created_at").notNull().defaultNow(),
+    sentAt: tstz("sent_at"),
+    respondedAt: tstz("responded_at"),
+    finishedAt: tstz("finished_at"),
+    updatedAt: tstz("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    // Console: in-flight table filtered by state/mode/flow, keyset on (created_at, id).
+    index("records_state_created_idx").on(t.state, t.createdAt, t.id),
+    index("records_flow_created_idx").on(t.flowId, t.createdAt),
+    index("records_created_idx").on(t.createdAt, t.id),
+    index("records_client_idx").on(t.clientName, t.clientVersion, t.createdAt),
+    // Engine: reconcile the same subject's earlier outcome (cool-down, idempotent resume).
+    index("records_subject_tool_idx").on(t.subject, t.tenantId, t.toolName, t.createdAt),
+    index("records_session_idx").on(t.sessionId),
+  ],
+);
+
+export const elicitationEvents = pgTable(
+  "elicitation_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    recordId: text("record_id")
+      .notNull()
+      .references(() => elicitationRecords.id),
+    fromState: elicitationState("from_state"),
+    toState: elicitationState("to_state").notNull(),
+    at: tstz("at").notNull().defaultNow(),
+    actorType: actorType("actor_type").notNull(),
+    actorId: text("actor_id").notNull(),
+    reason: text("reason"),
+    // Value-free detail: field names, error keywords, counts.
+    detail: jsonb("detail").notNull().default(sql`'{}'::jsonb`),
+  },
+  (t) => [index("events_record_idx").on(t.recordId, t.at), index("events_at_idx").on(t.at)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Downstream connections and the vault.
+// ---------------------------------------------------------------------------------------------
+export const downstreamConnections = pgTable(
+  "downstream_connections",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    subject: text("subject").notNull(),
+    tenantId: text("tenant_id").notNull(),
+    providerId: text("provider_id")
+      .notNull()
+      .references(() => providers.id),
+    scope: text("scope").notNull(),
+    status: connectionStatus("status").notNull().default("active"),
+    // The URL-mode record whose callback created this connection (completion evidence).
+    recordId: text("record_id").references(() => elicitationRecords.id),
+    createdAt: tstz("created_at").notNull().defaultNow(),
+    revokedAt: tstz("revoked_at"),
+  },
+  // One downstream connection per subject, tenant and provider.
+  (t) => [uniqueIndex("connections_owner_uq").on(t.subject, t.tenantId, t.providerId)],
+);
+
+export const vaultSecrets = pgTable("vault_secrets", {
+  connectionId: bigint("connection_id", { mode: "number" })
+    .primaryKey()
+    .references(() => downstreamConnections.id),
+  keyId: text("key_id").notNull(),
+  // AES-256-GCM envelope: a per-secret data key wrapped by the configured key.
+  wrappedDataKey: bytea("wrapped_data_key").notNull(),
+  iv: bytea("iv").notNull(),
+  ciphertext: bytea("ciphertext").notNull(),
+  authTag: bytea("auth_tag").notNull(),
+  // SHA-256 of the associated data (subject, tenant, provider, scope) for diagnostics.
+  aadHash: text("aad_hash").notNull(),
+  createdAt: tstz("created_at").notNull().defaultNow(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Policy: kill switch state and history.
+// ---------------------------------------------------------------------------------------------
+// scope: "global" | "mode:form" | "mode:url" | "flow:<id>" (validated in lib/policy).
+export const killSwitches = pgTable("kill_switches", {
+  scope: text("scope").primaryKey(),
+  active: boolean("active").notNull(),
+  reason: text("reason").notNull(),
+  changedBy: text("changed_by").notNull(),
+  changedAt: tstz("changed_at").notNull().defaultNow(),
+  expiresAt: tstz("expires_at"),
+  // Turning a switch back off needs a second person: who asked first, pending confirmation.
+  releaseRequestedBy: text("release_requested_by"),
+  releaseRequestedAt: tstz("release_requested_at"),
+});
+
+export const killSwitchEvents = pgTable(
+  "kill_switch_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    scope: text("scope").notNull(),
+    active: boolean("active").notNull(),
+    reason: text("reason").notNull(),
+    actor: text("actor").notNull(),
+    at: tstz("at").notNull().defaultNow(),
+    expiresAt: tstz("expires_at"),
+  },
+  (t) => [index("kill_switch_events_scope_idx").on(t.scope, t.at)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Release gates and approvals.
+// ---------------------------------------------------------------------------------------------
+export const gateRuns = pgTable(
+  "gate_runs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    flowId: text("flow_id")
+      .notNull()
+      .references(() => flows.id),
+    gate: gateName("gate").notNull(),
+    passed: boolean("passed").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    resultHash: text("result_hash").notNull(),
+    ranBy: text("ran_by").notNull(),
+    ranAt: tstz("ran_at").notNull().defaultNow(),
+  },
+  (t) => [index("gate_runs_flow_idx").on(t.flowId, t.gate, t.ranAt)],
+);
+
+export const approvals = pgTable(
+  "approvals",
+  {
+    id: text("id").primaryKey(),
+    kind: approvalKind("kind").notNull(),
+    state: approvalState("state").notNull().default("pending"),
+    flowId: text("flow_id").references(() => flows.id),
+    recordId: text("record_id").references(() => elicitationRecords.id),
+    // What exactly is asked: e.g. "promote" for flows, the tool name for workflow actions.
+    action: text("action").notNull(),
+    requestedBy: text("requested_by").notNull(),
+    requestedByType: actorType("requested_by_type").notNull(),
+    tenantId: text("tenant_id"),
+    reason: text("reason").notNull(),
+    // The fingerprint the request was made against; an approval resets when it changes.
+    fingerprint: text("fingerprint"),
+    decidedBy: text("decided_by"),
+    decidedAt: tstz("decided_at"),
+    decisionReason: text("decision_reason"),
+    createdAt: tstz("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("approvals_state_idx").on(t.state, t.createdAt),
+    index("approvals_flow_idx").on(t.flowId),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Audit log: append-only, hash-chained. UPDATE, DELETE and TRUNCATE are refused by triggers
+// (see the custom migration), and the insert trigger refuses any entry that does not extend the
+// current head, so concurrent writers cannot fork the chain.
+// ---------------------------------------------------------------------------------------------
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    seq: bigint("seq", { mode: "number" }).primaryKey(),
+    ts: tstz("ts").notNull(),
+    actorType: actorType("actor_type").notNull(),
+    actorId: text("actor_id").notNull(),
+    // resource.verb, from lib/audit/actions.ts
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    detail: jsonb("detail").notNull(),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [
+    uniqueIndex("audit_prev_hash_uq").on(t.prevHash),
+    uniqueIndex("audit_hash_uq").on(t.hash),
+    index("audit_ts_idx").on(t.ts),
+    index("audit_action_idx").on(t.action, t.seq),
+    index("audit_actor_idx").on(t.actorId, t.seq),
+    check("audit_action_ck", sql`${t.action} ~ '^[a-z_]+\\.[a-z_]+$'`),
+  ],
+);
+
+export const schemaTables = {
+  tenants,
+  operators,
+  mcpSessions,
+  flows,
+  providers,
+  origins,
+  elicitationRecords,
+  elicitationEvents,
+  downstreamConnections,
+  vaultSecrets,
+  killSwitches,
+  killSwitchEvents,
+  gateRuns,
+  approvals,
+  auditLog,
+};
+
+export type Tenant = typeof tenants.$inferSelect;
+export type Operator = typeof operators.$inferSelect;
+export type McpSession = typeof mcpSessions.$inferSelect;
+export type Flow = typeof flows.$inferSelect;
+export type ElicitationRecord = typeof elicitationRecords.$inferSelect;
+export type NewElicitationRecord = typeof elicitationRecords.$inferInsert;
+export type ElicitationEvent = typeof elicitationEvents.$inferSelect;
+export type AuditRow = typeof auditLog.$inferSelect;
+export type KillSwitch = typeof killSwitches.$inferSelect;
+export type Approval = typeof approvals.$inferSelect;

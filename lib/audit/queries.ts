@@ -1,0 +1,19 @@
+// Read side of the audit log for the console and the CLI. Queries throw on failure; callers
+// never receive an empty list standing in for an error.
+import { count, desc } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { auditLog } from "@/db/schema";
+
+export async function auditHead(db: Db): Promise<{ entries: number; headSeq: number; headHash: string | null; lastAt: Date | null }> {
+  const [head] = await db.select({ seq: auditLog.seq, hash: auditLog.hash, ts: auditLog.ts }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+  // seq is dense from 1, so the head's seq is the number of entries without a count(*) scan.
+  return { entries: head?.seq ?? 0, headSeq: head?.seq ?? 0, headHash: head?.hash ?? null, lastAt: head?.ts ?? null };
+}
+
+export async function recentAudit(db: Db, limit = 10) {
+  return db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(limit);
+}
+
+export async function countAuditActions(db: Db) {
+  return db.select({ action: auditLog.action, n: count() }).from(auditLog).groupBy(auditLog.action);
+}

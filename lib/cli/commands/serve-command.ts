@@ -1,0 +1,47 @@
+// `ctl serve` runs the built app on the configured store; `ctl demo` does the same after
+// migrating and seeding an empty store. Both stop cleanly on SIGINT/SIGTERM, releasing the store.
+import fs from "node:fs";
+import path from "node:path";
+import { openStore } from "@/db/client";
+import { storeConfigFromEnv } from "@/db/config";
+import { migrateStore } from "@/db/migrate";
+import { isStoreEmpty, seedDemo } from "@/lib/demo/seed";
+import { serve } from "@/lib/server/serve";
+import { parse, positiveInt } from "../args";
+import { CliError } from "../errors";
+
+export async function serveCommand(argv: string[], demo: boolean): Promise<number> {
+  const { values } = parse(argv, { port: { type: "string" }, hostname: { type: "string" }, records: { type: "string" } });
+  const port = positiveInt("port", values.port ?? process.env.PORT, 3000);
+  const hostname = values.hostname ?? process.env.HOSTNAME_BIND ?? "127.0.0.1";
+  const dir = process.cwd();
+  if (!fs.existsSync(path.join(dir, ".next", "BUILD_ID"))) {
+    throw new CliError("no production build found; run `npm run build` first (npm run demo does this for you)");
+  }
+  const config = storeConfigFromEnv();
+  const store = await openStore(config, { purpose: demo ? "npm run demo" : "ctl serve" });
+  let server;
+  try {
+    await migrateStore(store, config);
+    if (demo && (await isStoreEmpty(store.db))) {
+      const summary = await seedDemo(store.db, { records: positiveInt("records", values.records, 2000) });
+      process.stdout.write(`seeded demo data: ${summary.records} records, ${summary.auditEntries} audit entries\n`);
+    }
+    server = await serve({ port, hostname, dir, store });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const where = `http://${hostname === "127.0.0.1" || hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`;
+  process.stdout.write(`\nElicitation gateway ${demo ? "demo " : ""}ready on ${where} (store: ${store.kind} ${store.location})\nPress Ctrl+C to stop.\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await store.close();
+  return 0;
+}

@@ -1,0 +1,29 @@
+// Real MCP client names and versions as they appear in `clientInfo`, with the elicitation
+// capability each declares (see MCP-ELICITATION.md, "What clients actually support"). Used only to
+// make demo history realistic; the engine always trusts the session's own initialize.
+export interface DemoClient {
+  name: string;
+  version: string;
+  capabilities: Record<string, unknown>;
+  weight: number;
+}
+
+export const DEMO_CLIENTS: readonly DemoClient[] = [
+  { name: "Visual Studio Code", version: "1.106.2", capabilities: { elicitation: { form: {}, url: {} } }, weight: 30 },
+  { name: "Visual Studio Code", version: "1.105.1", capabilities: { elicitation: { form: {}, url: {} } }, weight: 8 },
+  { name: "claude-code", version: "2.0.37", capabilities: { elicitation: {} }, weight: 22 },
+  { name: "cursor-vscode", version: "2.0.64", capabilities: { elicitation: {} }, weight: 14 },
+  { name: "mcp-inspector", version: "0.17.2", capabilities: { elicitation: { form: {}, url: {} } }, weight: 6 },
+  { name: "codex-mcp-client", version: "0.58.0", capabilities: { elicitation: {} }, weight: 10 },
+  { name: "JetBrains AI Assistant", version: "253.28294", capabilities: { elicitation: { form: {} } }, weight: 6 },
+  { name: "claude-ai", version: "0.1.0", capabilities: {}, weight: 4 },
+];
+
+export function declaredModes(capabilities: Record<string, unknown>): { form: boolean; url: boolean } {
+  const e = capabilities.elicitation;
+  if (e === undefined || e === null || typeof e !== "object") return { form: false, url: false };
+  const keys = Object.keys(e);
+  // `elicitation: {}` means form only (backwards compatibility with 2025-06-18).
+  if (keys.length === 0) return { form: true, url: false };
+  return { form: "form" in e, url: "url" in e };
+}

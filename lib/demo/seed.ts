@@ -1,0 +1,254 @@
+// Synthetic demo history: tenants, operators, flows, sessions from real client names and
+// versions, form and URL records in every state over the last 30 days with their transition
+// events, a kill-switch incident, and operator actions in the audit log. Never a raw value: records
+// carry field names, schema hashes and error keywords, exactly what the engine would write.
+import { createHash } from "node:crypto";
+import { count } from "drizzle-orm";
+import type { Db, Tx } from "@/db/client";
+import {
+  elicitationEvents,
+  elicitationRecords,
+  flows,
+  killSwitchEvents,
+  mcpSessions,
+  operators,
+  origins,
+  providers,
+  tenants,
+  type NewElicitationRecord,
+} from "@/db/schema";
+import { AUDIT_ACTIONS } from "@/lib/audit/actions";
+import { appendAuditBatch, type AuditInput } from "@/lib/audit/writer";
+import { DEMO_END_USERS, DEMO_OPERATORS, DEMO_TENANTS } from "./accounts";
+import { DEMO_CLIENTS, declaredModes, type DemoClient } from "./clients";
+import { hexId, pick, seededRng, weighted, type Rng } from "./random";
+
+const DAY = 86_400_000;
+const CHUNK = 500;
+export const DEMO_PROVIDER_ID = "demo-git";
+const SERVER_VERSION = "0.1.0";
+
+type State = NewElicitationRecord["state"];
+type Event = typeof elicitationEvents.$inferInsert;
+
+const REPORT_FIELDS = ["environment", "format", "from", "to"];
+const REPORT_SCHEMA_HASH = createHash("sha256").update(REPORT_FIELDS.join(",")).digest("hex");
+
+export interface SeedOptions {
+  records?: number;
+  now?: Date;
+  seed?: number;
+}
+
+export interface SeedSummary {
+  records: number;
+  sessions: number;
+  events: number;
+  auditEntries: number;
+}
+
+export async function isStoreEmpty(db: Db): Promise<boolean> {
+  const [row] = await db.select({ n: count() }).from(tenants);
+  return (row?.n ?? 0) === 0;
+}
+
+export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedSummary> {
+  const total = options.records ?? 2000;
+  const now = options.now ?? new Date();
+  const rng = seededRng(options.seed ?? 20261130);
+  return db.transaction(async (tx) => {
+    await seedReferenceData(tx, now);
+    const sessions = makeSessions(rng, Math.max(8, Math.ceil(total / 12)), now);
+    for (let i = 0; i < sessions.length; i += CHUNK) await tx.insert(mcpSessions).values(sessions.slice(i, i + CHUNK));
+    let events = 0;
+    let batch: { records: NewElicitationRecord[]; events: Event[] } = { records: [], events: [] };
+    for (let i = 0; i < total; i++) {
+      const made = makeRecord(rng, pick(rng, sessions), now);
+      batch.records.push(made.record);
+      batch.events.push(...made.events);
+      if (batch.records.length === CHUNK || i === total - 1) {
+        await tx.insert(elicitationRecords).values(batch.records);
+        await tx.insert(elicitationEvents).values(batch.events);
+        events += batch.events.length;
+        batch = { records: [], events: [] };
+      }
+    }
+    const audit = await appendAuditBatch(tx, operatorHistory(rng, now, total));
+    return { records: total, sessions: sessions.length, events, auditEntries: audit.length };
+  });
+}
+
+async function seedReferenceData(tx: Tx, now: Date): Promise<void> {
+  await tx.insert(tenants).values([...DEMO_TENANTS]);
+  await tx.insert(operators).values(DEMO_OPERATORS.map((o) => ({ subject: o.subject, displayName: o.displayName, role: o.role })));
+  await tx.insert(providers).values({
+    id: DEMO_PROVIDER_ID,
+    displayName: "Demo Git (development provider)",
+    issuer: "http://127.0.0.1:3000/dev/downstream",
+    clientId: "elicitation-gateway",
+    scopes: ["openid", "repo:read"],
+  });
+  await tx.insert(origins).values({
+    origin: "http://127.0.0.1:3000",
+    redirectUris: ["http://127.0.0.1:3000/connect/callback"],
+    providerId: DEMO_PROVIDER_ID,
+    note: "development loopback origin",
+    createdBy: DEMO_OPERATORS[0]!.subject,
+  });
+  const stages = { generate_report: "promoted", purge_report_cache: "canary", list_repositories: "canary", describe_capabilities: "promoted" } as const;
+  const names = [...new Set(DEMO_CLIENTS.map((c) => c.name))];
+  const rows = Object.entries(stages).flatMap(([workflow, stage]) =>
+    names.map((clientName) => {
+      const inputs = { mcpRevision: "2025-11-25", sdk: "1.32", workflow, clientName, serverVersion: SERVER_VERSION };
+      return {
+        id: flowId(workflow, clientName),
+        workflow,
+        clientName,
+        serverVersion: SERVER_VERSION,
+        stage,
+        canaryPercent: stage === "canary" ? 20 : 0,
+        fingerprint: createHash("sha256").update(JSON.stringify(inputs)).digest("hex"),
+        fingerprintInputs: inputs,
+        retestRequired: stage !== "promoted",
+        setupUrl: workflow === "list_repositories" ? "http://127.0.0.1:3000/setup/demo-git" : null,
+        createdAt: new Date(now.getTime() - 40 * DAY),
+        updatedAt: new Date(now.getTime() - 10 * DAY),
+      };
+    }),
+  );
+  await tx.insert(flows).values(rows);
+  await tx.insert(killSwitchEvents).values([
+    { scope: "mode:url", active: true, reason: "Phishing report under investigation", actor: DEMO_OPERATORS[1]!.subject, at: new Date(now.getTime() - 12 * DAY) },
+    { scope: "mode:url", active: false, reason: "Report was a false positive", actor: DEMO_OPERATORS[0]!.subject, at: new Date(now.getTime() - 12 * DAY + 3_600_000) },
+  ]);
+}
+
+export function flowId(workflow: string, clientName: string): string {
+  return `${workflow}:${clientName.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+}
+
+function makeSessions(rng: Rng, n: number, now: Date) {
+  const table = DEMO_CLIENTS.map((c) => [c, c.weight] as const);
+  return Array.from({ length: n }, () => {
+    const client: DemoClient = weighted(rng, table);
+    const user = pick(rng, DEMO_END_USERS);
+    const modes = declaredModes(client.capabilities);
+    const createdAt = new Date(now.getTime() - rng() * 30 * DAY);
+    return {
+      id: `demo-${hexId(rng)}`,
+      subject: user.subject,
+      tenantId: user.tenantId,
+      clientName: client.name,
+      clientVersion: client.version,
+      protocolVersion: "2025-11-25",
+      capabilities: client.capabilities,
+      formDeclared: modes.form,
+      urlDeclared: modes.url,
+      instanceId: "demo-seed",
+      createdAt,
+      lastSeenAt: createdAt,
+    };
+  });
+}
+
+type Session = ReturnType<typeof makeSessions>[number];
+
+function makeRecord(rng: Rng, s: Session, now: Date): { record: NewElicitationRecord; events: Event[] } {
+  const url = s.urlDeclared && rng() < 0.3;
+  const form = !url && s.formDeclared;
+  const tool = url ? "list_repositories" : "generate_report";
+  const createdAt = new Date(Math.max(s.createdAt.getTime(), now.getTime() - rng() * 30 * DAY));
+  const recent = now.getTime() - createdAt.getTime() < 2 * 3_600_000;
+  const state: State = !form && !url
+    ? "completed" // a fallback record: the manual path was shown; completed here means "answered"
+    : weighted<State>(rng, recent
+      ? [["sent", 5], ["accepted", url ? 3 : 0], ["opened", url ? 3 : 0], ["completed", 4]]
+      : url
+        ? [["completed", 62], ["declined", 9], ["cancelled", 8], ["failed", 4], ["expired", 6], ["revoked", 3], ["timed_out", 4]]
+        : [["completed", 64], ["declined", 10], ["cancelled", 8], ["validation_failed", 9], ["timed_out", 5], ["revoked", 2]]);
+  const id = hexId(rng);
+  const respondMs = 4_000 + rng() * (url ? 240_000 : 60_000);
+  const path: State[] = pathTo(state, url);
+  const events: Event[] = [];
+  let at = createdAt.getTime();
+  let from: State | null = null;
+  for (const to of path) {
+    events.push({ recordId: id, fromState: from, toState: to!, at: new Date(at), actorType: to === "revoked" ? "operator" : "system", actorId: to === "revoked" ? DEMO_OPERATORS[1]!.subject : "engine", reason: to === "revoked" ? "Stuck handle cleared" : null, detail: to === "validation_failed" ? { fields: ["to"], keywords: ["range"] } : {} });
+    from = to!;
+    at += to === "created" ? 5 : respondMs / Math.max(1, path.length - 2);
+  }
+  const finished = ["completed", "validation_failed", "declined", "cancelled", "timed_out", "failed", "revoked", "expired"].includes(state!);
+  const route = !form && !url ? "fallback" : url ? "url" : "form";
+  return {
+    events,
+    record: {
+      id,
+      mode: url ? "url" : "form",
+      state,
+      needKind: url ? "grant" : "field",
+      subject: s.subject,
+      tenantId: s.tenantId,
+      sessionId: s.id,
+      clientName: s.clientName,
+      clientVersion: s.clientVersion,
+      protocolVersion: s.protocolVersion,
+      requestMethod: "tools/call",
+      requestId: String(Math.floor(rng() * 1000)),
+      toolName: tool,
+      flowId: flowId(tool, s.clientName),
+      purpose: url ? "Connect your Demo Git account to list repositories" : "Choose the report to generate",
+      routeDecision: route,
+      routeReason: route === "fallback" ? "client declared no URL mode; setup link returned" : `client declared ${route} mode`,
+      schemaHash: url ? null : REPORT_SCHEMA_HASH,
+      fieldNames: url ? [] : REPORT_FIELDS,
+      validationErrors: state === "validation_failed" ? [{ field: "to", keyword: "range" }] : [],
+      providerId: url ? DEMO_PROVIDER_ID : null,
+      targetOrigin: url ? "http://127.0.0.1:3000" : null,
+      redirectUri: url ? "http://127.0.0.1:3000/connect/callback" : null,
+      expiresAt: url ? new Date(createdAt.getTime() + 10 * 60_000) : null,
+      createdAt,
+      sentAt: new Date(createdAt.getTime() + 5),
+      respondedAt: finished || state === "accepted" || state === "opened" ? new Date(createdAt.getTime() + respondMs) : null,
+      finishedAt: finished ? new Date(at) : null,
+      updatedAt: new Date(at),
+    },
+  };
+}
+
+function pathTo(state: State, url: boolean): State[] {
+  switch (state) {
+    case "sent":
+      return ["created", "sent"];
+    case "accepted":
+      return ["created", "sent", "accepted"];
+    case "opened":
+      return ["created", "sent", "accepted", "opened"];
+    case "completed":
+      return url ? ["created", "sent", "accepted", "opened", "completed"] : ["created", "sent", "accepted", "completed"];
+    case "validation_failed":
+      return ["created", "sent", "accepted", "validation_failed"];
+    case "failed":
+      return ["created", "sent", "accepted", "opened", "failed"];
+    default:
+      return ["created", "sent", state];
+  }
+}
+
+function operatorHistory(rng: Rng, now: Date, records: number): AuditInput[] {
+  const [admin, operator, releaser, approver, auditor] = DEMO_OPERATORS;
+  const t = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY);
+  const list: AuditInput[] = [
+    { at: t(30), actorType: "system", actorId: "ctl", action: AUDIT_ACTIONS.demoSeeded, targetType: "store", targetId: "demo", detail: { records } },
+    { at: t(29), actorType: "operator", actorId: admin!.subject, action: AUDIT_ACTIONS.originAdded, targetType: "origin", targetId: "http://127.0.0.1:3000", detail: { redirect_uris: 1 } },
+    { at: t(20), actorType: "operator", actorId: releaser!.subject, action: AUDIT_ACTIONS.flowPromotionRequested, targetType: "flow", targetId: flowId("generate_report", "Visual Studio Code"), detail: { stage: "promoted" } },
+    { at: t(19), actorType: "operator", actorId: approver!.subject, action: AUDIT_ACTIONS.approvalApproved, targetType: "flow", targetId: flowId("generate_report", "Visual Studio Code"), detail: { gates: 5 } },
+    { at: t(12), actorType: "operator", actorId: operator!.subject, action: AUDIT_ACTIONS.killSwitchOn, targetType: "kill_switch", targetId: "mode:url", detail: { reason_given: true } },
+    { at: t(11.9), actorType: "operator", actorId: admin!.subject, action: AUDIT_ACTIONS.killSwitchOff, targetType: "kill_switch", targetId: "mode:url", detail: { reason_given: true } },
+    { at: t(3), actorType: "operator", actorId: auditor!.subject, action: AUDIT_ACTIONS.auditExported, targetType: "audit_log", targetId: "1-6", detail: { format: "ndjson", count: 6 } },
+  ];
+  for (let d = 28; d > 0; d -= 1 + Math.floor(rng() * 3)) {
+    list.push({ at: t(d + rng() * 0.5), actorType: "operator", actorId: pick(rng, DEMO_OPERATORS).subject, action: AUDIT_ACTIONS.operatorSignedIn, targetType: "console", targetId: "session", detail: {} });
+  }
+  list.sort((a, b) => a.at!.getTime() - b.at!.getTime());
+  return list;
+}

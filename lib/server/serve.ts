@@ -1,0 +1,32 @@
+// The production server: one Node process that owns the store and hands requests to Next.js.
+// Keeping the store here (not inside a route's bundle) means the embedded PGlite lock is taken
+// once, before any request, and a busy store is reported at start-up instead of on first use.
+import http from "node:http";
+import next from "next";
+import type { Store } from "@/db/client";
+
+export interface ServeOptions {
+  port: number;
+  hostname: string;
+  dir: string;
+  store: Store;
+}
+
+export async function serve(options: ServeOptions): Promise<http.Server> {
+  // db/index.ts reads the shared store from here, so every bundle in this process reuses it.
+  (globalThis as typeof globalThis & { __elicitationStore?: Promise<Store> }).__elicitationStore = Promise.resolve(options.store);
+  const app = next({ dev: false, dir: options.dir, hostname: options.hostname, port: options.port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      process.stderr.write(`request failed: ${err instanceof Error ? err.name : "error"}\n`);
+      if (!res.headersSent) res.writeHead(500).end("internal error");
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.hostname, () => resolve());
+  });
+  return server;
+}
