@@ -8,7 +8,7 @@ export type StoreConfig =
   | { kind: "pglite-memory" };
 
 export function dataDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
-  return path.resolve(env.DATA_DIR?.trim() || ".data");
+  return path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || ".data");
 }
 
 export function storeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StoreConfig {
@@ -20,7 +20,7 @@ export function storeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StoreC
     }
     return { kind: "postgres", url, poolMax };
   }
-  return { kind: "pglite", dataDir: path.join(dataDirFromEnv(env), "pglite") };
+  return { kind: "pglite", dataDir: path.join(/*turbopackIgnore: true*/ dataDirFromEnv(env), "pglite") };
 }
 
 /** A connection string safe to print: the password is replaced. */

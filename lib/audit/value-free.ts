@@ -15,14 +15,16 @@ export function assertValueFree(detail: Record<string, unknown>): void {
   for (const key of keys) {
     if (FORBIDDEN_KEY.test(key)) throw new ValueLeakError(`audit detail key "${key}" names a value`);
     const v = detail[key];
-    const items = Array.isArray(v) ? v : [v];
-    if (Array.isArray(v) && v.length > 64) throw new ValueLeakError(`audit detail "${key}" lists too many items`);
-    for (const item of items) {
-      if (item === null || typeof item === "boolean") continue;
-      if (typeof item === "number" && Number.isFinite(item)) continue;
-      if (typeof item === "string" && item.length <= MAX_STRING) continue;
-      if (Array.isArray(v) && typeof item !== "string") throw new ValueLeakError(`audit detail "${key}" may list strings only`);
-      throw new ValueLeakError(`audit detail "${key}" is not a short scalar`);
+    if (Array.isArray(v)) {
+      if (v.length > 64) throw new ValueLeakError(`audit detail "${key}" lists too many items`);
+      if (!v.every((item) => typeof item === "string" && item.length <= MAX_STRING)) {
+        throw new ValueLeakError(`audit detail "${key}" may list short strings only`);
+      }
+      continue;
     }
+    if (v === null || typeof v === "boolean") continue;
+    if (typeof v === "number" && Number.isFinite(v)) continue;
+    if (typeof v === "string" && v.length <= MAX_STRING) continue;
+    throw new ValueLeakError(`audit detail "${key}" is not a short scalar`);
   }
 }

@@ -168,7 +168,7 @@ class ChainChecker {
     if (!Number.isSafeInteger(e.seq)) return fail("seq is not a whole number");
     if (this.expectedSeq === null) return fail("the manifest lists no entries, but the file has some", e.seq);
     if (e.seq !== this.expectedSeq) {
-      const why = e.seq > this.expectedSeq ? `entry ${this.expectedSeq} is missing (removed)` : `entry ${e.seq} is out of order (reordered or duplicated)`;
+      const why = e.seq > this.expectedSeq ? "an entry was removed here or the lines were reordered" : "lines were reordered or an entry was duplicated";
       return fail(`expected seq ${this.expectedSeq}, found ${e.seq}: ${why}`, e.seq);
     }
     const { hash, v: _v, ...body } = e;
