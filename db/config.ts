@@ -2,16 +2,19 @@
 // embedded PGlite store in DATA_DIR (default `.data/`), which one process holds at a time.
 import path from "node:path";
 
+// A plain environment map (Next types NODE_ENV as required on ProcessEnv, which partial test maps lack).
+export type Env = Record<string, string | undefined>;
+
 export type StoreConfig =
   | { kind: "postgres"; url: string; poolMax: number }
   | { kind: "pglite"; dataDir: string }
   | { kind: "pglite-memory" };
 
-export function dataDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+export function dataDirFromEnv(env: Env = process.env): string {
   return path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || ".data");
 }
 
-export function storeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StoreConfig {
+export function storeConfigFromEnv(env: Env = process.env): StoreConfig {
   const url = env.DATABASE_URL?.trim();
   if (url) {
     const poolMax = Number(env.DATABASE_POOL_MAX ?? "10");

@@ -4,7 +4,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { dataDirFromEnv } from "@/db/config";
+import { dataDirFromEnv, type Env } from "@/db/config";
 import { isProduction } from "@/lib/config/app-env";
 
 export interface Signer {
@@ -46,11 +46,11 @@ function signerFor(privateKey: KeyObject, source: Signer["source"]): Signer {
   };
 }
 
-export function devKeyPath(env: NodeJS.ProcessEnv = process.env): string {
+export function devKeyPath(env: Env = process.env): string {
   return path.join(dataDirFromEnv(env), "keys", "audit-signing-ed25519.pem");
 }
 
-export function loadSigner(env: NodeJS.ProcessEnv = process.env): Signer {
+export function loadSigner(env: Env = process.env): Signer {
   const pem = env.AUDIT_SIGNING_KEY?.trim()
     ? env.AUDIT_SIGNING_KEY
     : env.AUDIT_SIGNING_KEY_FILE?.trim()

@@ -29,6 +29,20 @@ export const DEMO_PROVIDER_ID = "demo-git";
 const SERVER_VERSION = "0.1.0";
 
 type State = NewElicitationRecord["state"];
+const COVER: ReadonlyArray<{ state: State; url: boolean }> = [
+  { state: "sent", url: false },
+  { state: "accepted", url: true },
+  { state: "opened", url: true },
+  { state: "completed", url: true },
+  { state: "completed", url: false },
+  { state: "validation_failed", url: false },
+  { state: "declined", url: false },
+  { state: "cancelled", url: true },
+  { state: "timed_out", url: false },
+  { state: "failed", url: true },
+  { state: "revoked", url: true },
+  { state: "expired", url: true },
+];
 type Event = typeof elicitationEvents.$inferInsert;
 
 const REPORT_FIELDS = ["environment", "format", "from", "to"];
@@ -62,8 +76,12 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
     for (let i = 0; i < sessions.length; i += CHUNK) await tx.insert(mcpSessions).values(sessions.slice(i, i + CHUNK));
     let events = 0;
     let batch: { records: NewElicitationRecord[]; events: Event[] } = { records: [], events: [] };
+    // The first records cover every resting state once, so even a tiny demo shows each of them.
+    const urlSessions = sessions.filter((x) => x.urlDeclared);
     for (let i = 0; i < total; i++) {
-      const made = makeRecord(rng, pick(rng, sessions), now);
+      const forced = i < COVER.length ? COVER[i] : undefined;
+      const session = forced && urlSessions.length ? pick(rng, urlSessions) : pick(rng, sessions);
+      const made = makeRecord(rng, session, now, forced);
       batch.records.push(made.record);
       batch.events.push(...made.events);
       if (batch.records.length === CHUNK || i === total - 1) {
@@ -153,16 +171,21 @@ function makeSessions(rng: Rng, n: number, now: Date) {
 
 type Session = ReturnType<typeof makeSessions>[number];
 
-function makeRecord(rng: Rng, s: Session, now: Date): { record: NewElicitationRecord; events: Event[] } {
-  const url = s.urlDeclared && rng() < 0.3;
-  const form = !url && s.formDeclared;
+function makeRecord(rng: Rng, s: Session, now: Date, forced?: { state: State; url: boolean }): { record: NewElicitationRecord; events: Event[] } {
+  const url = forced ? forced.url && s.urlDeclared : s.urlDeclared && rng() < 0.3;
+  const form = forced ? !url : !url && s.formDeclared;
   const tool = url ? "list_repositories" : "generate_report";
-  const createdAt = new Date(Math.max(s.createdAt.getTime(), now.getTime() - rng() * 30 * DAY));
-  const recent = now.getTime() - createdAt.getTime() < 2 * 3_600_000;
-  const state: State = !form && !url
+  const inFlight = forced ? ["sent", "accepted", "opened"].includes(forced.state!) : rng() < 0.03;
+  // In-flight records are recent (the last three hours); finished ones spread over 30 days.
+  const age = inFlight ? rng() * 3 * 3_600_000 : 3 * 3_600_000 + rng() * (30 * DAY - 3 * 3_600_000);
+  const createdAt = new Date(now.getTime() - age);
+  const recent = inFlight;
+  const state: State = forced
+    ? forced.state
+    : !form && !url
     ? "completed" // a fallback record: the manual path was shown; completed here means "answered"
     : weighted<State>(rng, recent
-      ? [["sent", 5], ["accepted", url ? 3 : 0], ["opened", url ? 3 : 0], ["completed", 4]]
+      ? [["sent", 5], ["accepted", url ? 3 : 0], ["opened", url ? 3 : 0]]
       : url
         ? [["completed", 62], ["declined", 9], ["cancelled", 8], ["failed", 4], ["expired", 6], ["revoked", 3], ["timed_out", 4]]
         : [["completed", 64], ["declined", 10], ["cancelled", 8], ["validation_failed", 9], ["timed_out", 5], ["revoked", 2]]);

@@ -20,7 +20,11 @@ export async function auditCommand(argv: string[]): Promise<number> {
     case "verify-store":
       return auditVerifyStore(rest);
     default:
-      throw new UsageError(sub ? `unknown audit command "${sub}"\n${USAGE}` : USAGE);
+      if (!sub || sub === "help") {
+        process.stdout.write(USAGE + "\n");
+        return sub ? 0 : 2;
+      }
+      throw new UsageError(`unknown audit command "${sub}"; run "ctl audit help" for usage`);
   }
 }
 
@@ -33,7 +37,7 @@ async function auditExport(argv: string[]): Promise<number> {
     force: { type: "boolean" },
     json: { type: "boolean" },
   });
-  if (!values.out) throw new UsageError(`--out DIR is required\n${USAGE}`);
+  if (!values.out) throw new UsageError(`--out DIR is required; run "ctl audit help" for usage`);
   if (!EXPORT_FORMATS.includes(values.format as ExportFormat)) throw new UsageError(`--format must be ndjson or csv, not "${values.format}"`);
   const from = isoDate("from", values.from);
   const to = isoDate("to", values.to);
@@ -54,7 +58,7 @@ async function auditExport(argv: string[]): Promise<number> {
 
 async function auditVerify(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { fingerprint: { type: "string" }, json: { type: "boolean" } }, true);
-  if (positionals.length !== 1) throw new UsageError(`audit verify takes exactly one directory\n${USAGE}`);
+  if (positionals.length !== 1) throw new UsageError(`audit verify takes exactly one directory; run "ctl audit help" for usage`);
   const json = values.json ?? false;
   let report;
   try {

@@ -1,0 +1,134 @@
+// The real `ctl` in a child process: exit codes, one-line errors, nothing partial left behind.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lockDataDir } from "@/db/store-lock";
+import { runCli } from "../helpers/cli";
+import { createPostgresDatabase, requirePostgresInCi } from "../helpers/test-store";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "eg-cli-"));
+let storeEnv: Record<string, string | undefined>;
+let dropDb: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  requirePostgresInCi();
+  // The CLI runs against the same kind of store as the rest of the suite.
+  if (process.env.DATABASE_URL) {
+    const created = await createPostgresDatabase(process.env.DATABASE_URL);
+    dropDb = created.drop;
+    storeEnv = { DATABASE_URL: created.url, DATA_DIR: tmp };
+  } else {
+    storeEnv = { DATABASE_URL: "", DATA_DIR: path.join(tmp, "data") };
+  }
+});
+
+afterAll(async () => {
+  await dropDb?.();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const oneLine = (s: string) => s.trim().split("\n").length === 1;
+
+describe("ctl", () => {
+  it("migrates, seeds once, exports and verifies", async () => {
+    expect((await runCli(["migrate", "--json"], storeEnv)).code).toBe(0);
+    const seeded = await runCli(["seed-demo", "--records", "300", "--json"], storeEnv);
+    expect(seeded.code).toBe(0);
+    expect(JSON.parse(seeded.stdout)).toMatchObject({ ok: true, seeded: true, records: 300 });
+
+    const again = await runCli(["seed-demo"], storeEnv);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^ctl: store already holds data/);
+    expect((await runCli(["seed-demo", "--if-empty", "--json"], storeEnv)).stdout).toContain('"seeded":false');
+
+    const out = path.join(tmp, "evidence-csv");
+    const exported = await runCli(["audit", "export", "--out", out, "--format", "csv", "--json"], storeEnv);
+    expect(exported.code).toBe(0);
+    expect(fs.readdirSync(out).sort()).toEqual(["audit.csv", "manifest.json"]);
+    const verified = await runCli(["audit", "verify", out, "--json"], {});
+    expect(verified.code).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, count: JSON.parse(exported.stdout).count });
+
+    // A changed CSV record is named by its line.
+    const csvPath = path.join(out, "audit.csv");
+    const lines = fs.readFileSync(csvPath, "utf8").split("\n");
+    lines[3] = lines[3]!.replace("op-", "xx-");
+    fs.writeFileSync(csvPath, lines.join("\n"));
+    const broken = await runCli(["audit", "verify", out], {});
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toMatch(/^FAILED: line 4: entry \d+ was changed/);
+
+    const store = await runCli(["audit", "verify-store", "--json"], storeEnv);
+    expect(store.code).toBe(0);
+    expect(JSON.parse(store.stdout)).toMatchObject({ ok: true });
+  });
+
+  it("refuses to overwrite an existing export and leaves it intact", async () => {
+    const out = path.join(tmp, "evidence-twice");
+    expect((await runCli(["audit", "export", "--out", out], storeEnv)).code).toBe(0);
+    const before = fs.readFileSync(path.join(out, "manifest.json"), "utf8");
+    const second = await runCli(["audit", "export", "--out", out], storeEnv);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/already holds an export/);
+    expect(fs.readFileSync(path.join(out, "manifest.json"), "utf8")).toBe(before);
+  });
+
+  it.each([
+    [["frobnicate"], 2, /unknown command "frobnicate"/],
+    [["audit", "export"], 2, /--out DIR is required/],
+    [["audit", "export", "--out", "/tmp/x", "--format", "xml"], 2, /--format must be ndjson or csv/],
+    [["audit", "export", "--out", "/tmp/x", "--from", "yesterday"], 2, /--from must be an ISO 8601/],
+    [["seed-demo", "--records", "many"], 2, /--records must be a whole number/],
+    [["audit", "verify"], 2, /exactly one directory/],
+    [["audit", "verify", "/nonexistent/evidence"], 2, /cannot read .*manifest\.json/],
+  ])("%j exits %i with a one-line error", async (args, code, message) => {
+    const r = await runCli(args as string[], storeEnv);
+    expect(r.code).toBe(code);
+    expect(r.stderr).toMatch(message as RegExp);
+    expect(oneLine(r.stderr)).toBe(true);
+  });
+
+  it("reports a malformed manifest", async () => {
+    const dir = path.join(tmp, "malformed");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "manifest.json"), "{ not json");
+    const r = await runCli(["audit", "verify", dir], {});
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAILED: manifest\.json is malformed \(not JSON\)/);
+    fs.writeFileSync(path.join(dir, "manifest.json"), JSON.stringify({ kind: "elicitation-gateway.audit-export" }));
+    expect((await runCli(["audit", "verify", dir], {})).stdout).toMatch(/missing or invalid fields/);
+  });
+
+  it("reports an unreachable database in one line and writes nothing", async () => {
+    const out = path.join(tmp, "unreachable");
+    const r = await runCli(["audit", "export", "--out", out], { DATABASE_URL: "postgres://postgres:secret-pw@127.0.0.1:1/nothing" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^ctl: cannot reach PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/nothing/);
+    expect(r.stderr).not.toContain("secret-pw");
+    expect(oneLine(r.stderr)).toBe(true);
+    expect(fs.existsSync(path.join(out, "manifest.json"))).toBe(false);
+  });
+
+  it("reports an unwritable output directory", async () => {
+    const blocker = path.join(tmp, "a-file");
+    fs.writeFileSync(blocker, "");
+    const r = await runCli(["audit", "export", "--out", path.join(blocker, "sub")], storeEnv);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^ctl: cannot write to/);
+  });
+
+  it("tells a second process that the embedded store is busy, without hanging", async () => {
+    const dataDir = path.join(tmp, "busy");
+    const release = await lockDataDir(path.join(dataDir, "pglite"), "test holder");
+    try {
+      const r = await runCli(["migrate"], { DATABASE_URL: "", DATA_DIR: dataDir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`in use by pid ${process.pid} \\(test holder`));
+      expect(oneLine(r.stderr)).toBe(true);
+    } finally {
+      await release();
+    }
+    expect((await runCli(["migrate"], { DATABASE_URL: "", DATA_DIR: dataDir })).code).toBe(0);
+  });
+});
