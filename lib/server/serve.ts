@@ -4,6 +4,7 @@
 import http from "node:http";
 import next from "next";
 import type { Store } from "@/db/client";
+import { logger } from "@/lib/log/logger";
 
 export interface ServeOptions {
   port: number;
@@ -20,7 +21,8 @@ export async function serve(options: ServeOptions): Promise<http.Server> {
   const handle = app.getRequestHandler();
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      process.stderr.write(`request failed: ${err instanceof Error ? err.name : "error"}\n`);
+      // The path only, never the query string: it may carry state or codes.
+      logger.error({ path: (req.url ?? "").split("?")[0], error: err instanceof Error ? err.name : "error" }, "request failed");
       if (!res.headersSent) res.writeHead(500).end("internal error");
     });
   });
