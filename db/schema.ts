@@ -105,18 +105,19 @@ export const tenants = pgTable("tenants", {
   createdAt: tstz("created_at").notNull().defaultNow(),
 });
 
-// Operators are keyed by the OIDC `sub`; the role is what the console trusts, refreshed at sign-in.
+// Operators are keyed by the OIDC `sub`. Roles come from the issuer's roles claim and are
+// refreshed at every sign-in; the server re-reads them (and `disabled_at`) on every request.
 export const operators = pgTable(
   "operators",
   {
     subject: text("subject").primaryKey(),
     displayName: text("display_name").notNull(),
-    role: operatorRole("role").notNull(),
+    roles: operatorRole("roles").array().notNull(),
     createdAt: tstz("created_at").notNull().defaultNow(),
     lastSeenAt: tstz("last_seen_at"),
     disabledAt: tstz("disabled_at"),
   },
-  (t) => [index("operators_role_idx").on(t.role)],
+  (t) => [index("operators_roles_idx").using("gin", t.roles)],
 );
 
 // ---------------------------------------------------------------------------------------------

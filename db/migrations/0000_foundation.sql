@@ -169,7 +169,7 @@ CREATE TABLE "mcp_sessions" (
 CREATE TABLE "operators" (
 	"subject" text PRIMARY KEY NOT NULL,
 	"display_name" text NOT NULL,
-	"role" "operator_role" NOT NULL,
+	"roles" "operator_role"[] NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"last_seen_at" timestamp with time zone,
 	"disabled_at" timestamp with time zone
@@ -246,5 +246,5 @@ CREATE INDEX "gate_runs_flow_idx" ON "gate_runs" USING btree ("flow_id","gate","
 CREATE INDEX "kill_switch_events_scope_idx" ON "kill_switch_events" USING btree ("scope","at");--> statement-breakpoint
 CREATE INDEX "mcp_sessions_client_idx" ON "mcp_sessions" USING btree ("client_name","client_version");--> statement-breakpoint
 CREATE INDEX "mcp_sessions_created_idx" ON "mcp_sessions" USING btree ("created_at");--> statement-breakpoint
-CREATE INDEX "operators_role_idx" ON "operators" USING btree ("role");--> statement-breakpoint
+CREATE INDEX "operators_roles_idx" ON "operators" USING gin ("roles");--> statement-breakpoint
 CREATE UNIQUE INDEX "origins_origin_uq" ON "origins" USING btree ("origin");

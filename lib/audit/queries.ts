@@ -1,6 +1,6 @@
 // Read side of the audit log for the console and the CLI. Queries throw on failure; callers
 // never receive an empty list standing in for an error.
-import { count, desc } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditLog } from "@/db/schema";
 
@@ -16,4 +16,23 @@ export async function recentAudit(db: Db, limit = 10) {
 
 export async function countAuditActions(db: Db) {
   return db.select({ action: auditLog.action, n: count() }).from(auditLog).groupBy(auditLog.action);
+}
+
+export interface AuditFilter {
+  action?: string;
+  actorId?: string;
+  limit: number;
+}
+
+/** Newest first; filters are exact matches on indexed columns. */
+export async function listAudit(db: Db, filter: AuditFilter) {
+  const conds = [];
+  if (filter.action) conds.push(eq(auditLog.action, filter.action));
+  if (filter.actorId) conds.push(eq(auditLog.actorId, filter.actorId));
+  return db
+    .select()
+    .from(auditLog)
+    .where(conds.length ? and(...conds) : undefined)
+    .orderBy(desc(auditLog.seq))
+    .limit(filter.limit);
 }

@@ -5,6 +5,7 @@ import { StoreBusyError } from "@/db/store-lock";
 import { auditCommand } from "./commands/audit-commands";
 import { serveCommand } from "./commands/serve-command";
 import { migrateCommand, seedDemoCommand } from "./commands/store-commands";
+import { tokenCommand } from "./commands/token-command";
 import { CliError, UsageError } from "./errors";
 
 const USAGE = `usage: ctl <command> [options]
@@ -15,6 +16,8 @@ commands:
   audit export --out DIR      export the audit log with a signed manifest
   audit verify DIR            verify an exported evidence directory offline
   audit verify-store          re-hash the audit chain stored in the database
+  token --subject SUB [--tenant T] [--ttl SECONDS]
+                              a short-lived MCP access token (development provider only)
   serve [--port N]            serve the built app on the configured store
   demo [--port N]             migrate, seed when empty, and serve
 
@@ -24,6 +27,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   migrate: migrateCommand,
   "seed-demo": seedDemoCommand,
   audit: auditCommand,
+  token: tokenCommand,
   serve: (argv) => serveCommand(argv, false),
   demo: (argv) => serveCommand(argv, true),
 };

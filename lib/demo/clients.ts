@@ -1,6 +1,7 @@
 // Real MCP client names and versions as they appear in `clientInfo`, with the elicitation
 // capability each declares (see MCP-ELICITATION.md, "What clients actually support"). Used only to
 // make demo history realistic; the engine always trusts the session's own initialize.
+export { declaredModes } from "@/lib/elicitation/capabilities";
 export interface DemoClient {
   name: string;
   version: string;
@@ -18,12 +19,3 @@ export const DEMO_CLIENTS: readonly DemoClient[] = [
   { name: "JetBrains AI Assistant", version: "253.28294", capabilities: { elicitation: { form: {} } }, weight: 6 },
   { name: "claude-ai", version: "0.1.0", capabilities: {}, weight: 4 },
 ];
-
-export function declaredModes(capabilities: Record<string, unknown>): { form: boolean; url: boolean } {
-  const e = capabilities.elicitation;
-  if (e === undefined || e === null || typeof e !== "object") return { form: false, url: false };
-  const keys = Object.keys(e);
-  // `elicitation: {}` means form only (backwards compatibility with 2025-06-18).
-  if (keys.length === 0) return { form: true, url: false };
-  return { form: "form" in e, url: "url" in e };
-}

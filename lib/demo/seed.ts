@@ -98,7 +98,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
 
 async function seedReferenceData(tx: Tx, now: Date): Promise<void> {
   await tx.insert(tenants).values([...DEMO_TENANTS]);
-  await tx.insert(operators).values(DEMO_OPERATORS.map((o) => ({ subject: o.subject, displayName: o.displayName, role: o.role })));
+  await tx.insert(operators).values(DEMO_OPERATORS.map((o) => ({ subject: o.subject, displayName: o.displayName, roles: [o.role] })));
   await tx.insert(providers).values({
     id: DEMO_PROVIDER_ID,
     displayName: "Demo Git (development provider)",
@@ -265,8 +265,8 @@ function operatorHistory(rng: Rng, now: Date, records: number): AuditInput[] {
     { at: t(29), actorType: "operator", actorId: admin!.subject, action: AUDIT_ACTIONS.originAdded, targetType: "origin", targetId: "http://127.0.0.1:3000", detail: { redirect_uris: 1 } },
     { at: t(20), actorType: "operator", actorId: releaser!.subject, action: AUDIT_ACTIONS.flowPromotionRequested, targetType: "flow", targetId: flowId("generate_report", "Visual Studio Code"), detail: { stage: "promoted" } },
     { at: t(19), actorType: "operator", actorId: approver!.subject, action: AUDIT_ACTIONS.approvalApproved, targetType: "flow", targetId: flowId("generate_report", "Visual Studio Code"), detail: { gates: 5 } },
-    { at: t(12), actorType: "operator", actorId: operator!.subject, action: AUDIT_ACTIONS.killSwitchOn, targetType: "kill_switch", targetId: "mode:url", detail: { reason_given: true } },
-    { at: t(11.9), actorType: "operator", actorId: admin!.subject, action: AUDIT_ACTIONS.killSwitchOff, targetType: "kill_switch", targetId: "mode:url", detail: { reason_given: true } },
+    { at: t(12), actorType: "operator", actorId: operator!.subject, action: AUDIT_ACTIONS.killSwitchOn, targetType: "kill_switch", targetId: "mode:url", detail: { reason: "Phishing report under investigation" } },
+    { at: t(11.9), actorType: "operator", actorId: admin!.subject, action: AUDIT_ACTIONS.killSwitchOff, targetType: "kill_switch", targetId: "mode:url", detail: { reason: "Report was a false positive", requested_by: operator!.subject } },
     { at: t(3), actorType: "operator", actorId: auditor!.subject, action: AUDIT_ACTIONS.auditExported, targetType: "audit_log", targetId: "1-6", detail: { format: "ndjson", count: 6 } },
   ];
   for (let d = 28; d > 0; d -= 1 + Math.floor(rng() * 3)) {

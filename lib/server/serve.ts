@@ -5,6 +5,8 @@ import http from "node:http";
 import next from "next";
 import type { Store } from "@/db/client";
 import { logger } from "@/lib/log/logger";
+import { oidcConfig } from "@/lib/auth/oidc-config";
+import { createAppRoutes } from "./app-routes";
 
 export interface ServeOptions {
   port: number;
@@ -16,15 +18,20 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions): Promise<http.Server> {
   // db/index.ts reads the shared store from here, so every bundle in this process reuses it.
   (globalThis as typeof globalThis & { __elicitationStore?: Promise<Store> }).__elicitationStore = Promise.resolve(options.store);
+  // next-auth reads NEXTAUTH_URL; it is APP_URL, the one public origin of this deployment.
+  process.env.NEXTAUTH_URL = oidcConfig().appUrl;
+  const routes = createAppRoutes(async () => options.store.db);
   const app = next({ dev: false, dir: options.dir, hostname: options.hostname, port: options.port });
   await app.prepare();
   const handle = app.getRequestHandler();
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
+    routes(req, res)
+      .then((done) => (done ? undefined : handle(req, res)))
+      .catch((err: unknown) => {
       // The path only, never the query string: it may carry state or codes.
       logger.error({ path: (req.url ?? "").split("?")[0], error: err instanceof Error ? err.name : "error" }, "request failed");
-      if (!res.headersSent) res.writeHead(500).end("internal error");
-    });
+        if (!res.headersSent) res.writeHead(500).end("internal error");
+      });
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

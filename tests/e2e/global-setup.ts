@@ -15,6 +15,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    appEnv: Record<string, string>;
     seed: { records: number; sessions: number; auditEntries: number };
   }
 }
@@ -53,7 +54,10 @@ export default async function setup(project: TestProject) {
   }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "eg-e2e-"));
   let drop: (() => Promise<void>) | undefined;
-  const env: Record<string, string> = { DATA_DIR: tmp, DATABASE_URL: "", NEXT_TELEMETRY_DISABLED: "1" };
+  const port = await freePort();
+  const baseUrl = `http://localhost:${port}`;
+  // APP_URL is the one public origin: the issuer, the MCP resource and the cookies all hang off it.
+  const env: Record<string, string> = { DATA_DIR: tmp, DATABASE_URL: "", NEXT_TELEMETRY_DISABLED: "1", APP_URL: baseUrl, PORT: String(port), APP_ENV: "development" };
   if (process.env.DATABASE_URL) {
     const created = await createPostgresDatabase(process.env.DATABASE_URL);
     drop = created.drop;
@@ -63,7 +67,6 @@ export default async function setup(project: TestProject) {
   if (seeded.code !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
   const seed = JSON.parse(seeded.stdout);
 
-  const port = await freePort();
   let output = "";
   const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "lib/cli/main.ts"), "serve", "--port", String(port)], {
     cwd: root,
@@ -72,10 +75,10 @@ export default async function setup(project: TestProject) {
   });
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
-  const baseUrl = `http://127.0.0.1:${port}`;
   await waitForServer(baseUrl, child, () => output);
 
   project.provide("baseUrl", baseUrl);
+  project.provide("appEnv", env);
   project.provide("seed", { records: seed.records, sessions: seed.sessions, auditEntries: seed.auditEntries });
 
   return async () => {

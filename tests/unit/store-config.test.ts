@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { redactUrl, storeConfigFromEnv } from "@/db/config";
-import { declaredModes } from "@/lib/demo/clients";
+import { declaredModes } from "@/lib/elicitation/capabilities";
 
 describe("store configuration", () => {
   it("uses PostgreSQL when DATABASE_URL is set", () => {

@@ -1,0 +1,55 @@
+import { ForbiddenNotice } from "@/components/forbidden-notice";
+import { KillSwitchForm } from "@/components/kill-switch-form";
+import { StatCard } from "@/components/stat-card";
+import { pageAccess } from "@/lib/auth/page-guard";
+import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
+import { storeCounts } from "@/lib/metrics/store-counts";
+import { killSwitchFormAction } from "./actions";
+
+export const dynamic = "force-dynamic";
+
+export default async function OverviewPage() {
+  const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "overview" }, "/console");
+  if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
+  const counts = await storeCounts(access.db);
+  return (
+    <main id="main">
+      <h1 className="text-2xl font-bold">Overview</h1>
+      <p className="mt-1 text-slate-700 dark:text-slate-300">Live counts from the store. Records hold field names, hashes and error keywords; never a value.</p>
+      <dl className="mt-6 grid grid-cols-2 gap-4 md:grid-cols-4">
+        <StatCard label="Elicitation records" value={counts.records} testId="count-records" />
+        <StatCard label="MCP sessions" value={counts.sessions} testId="count-sessions" />
+        <StatCard label="Flows" value={counts.flows} testId="count-flows" />
+        <StatCard label="Audit entries" value={counts.audit.entries} testId="count-audit" />
+      </dl>
+      <div className="mt-8 grid gap-8 md:grid-cols-2">
+        <section aria-labelledby="states-heading">
+          <h2 id="states-heading" className="text-xl font-semibold">Records by state</h2>
+          <table className="mt-3 w-full text-left">
+            <thead>
+              <tr className="border-b border-slate-300 dark:border-slate-700">
+                <th scope="col" className="py-1">State</th>
+                <th scope="col" className="py-1 text-right">Records</th>
+              </tr>
+            </thead>
+            <tbody>
+              {Object.entries(counts.recordsByState).map(([state, n]) => (
+                <tr key={state} className="border-b border-slate-100 dark:border-slate-900">
+                  <td className="py-1 font-mono text-sm">{state}</td>
+                  <td className="py-1 text-right tabular-nums" data-testid={`state-${state}`}>{n.toLocaleString("en-US")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="mt-4 text-sm text-slate-700 dark:text-slate-300">
+            Audit chain head: <code className="break-all" data-testid="audit-head">{counts.audit.headHash ?? "(empty)"}</code>
+          </p>
+        </section>
+        <section aria-labelledby="kill-switch-heading">
+          <h2 id="kill-switch-heading" className="text-xl font-semibold">Kill switch</h2>
+          <KillSwitchForm action={killSwitchFormAction} canChange={hasPermission(access.operator.roles, PERMISSIONS.killSwitchChange)} />
+        </section>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,45 @@
+"use client";
+
+import { useActionState } from "react";
+import type { ActionResult } from "@/lib/auth/action-result";
+
+type Result = ActionResult<{ state: string; scope: string }> | null;
+
+export function KillSwitchForm({ action, canChange }: { action: (prev: Result, form: FormData) => Promise<Result>; canChange: boolean }) {
+  const [result, formAction, pending] = useActionState(action, null);
+  return (
+    <form action={formAction} className="mt-3 grid max-w-xl gap-3" aria-describedby="kill-switch-help">
+      <p id="kill-switch-help" className="text-sm text-slate-700 dark:text-slate-300">
+        Engaging blocks new elicitation in the chosen scope at once. Releasing needs a second operator to confirm.
+        {canChange ? "" : " Your role cannot change the kill switch."}
+      </p>
+      <label className="grid gap-1">
+        <span className="font-medium">Scope</span>
+        <select name="scope" className="rounded border border-slate-400 bg-white p-2 dark:bg-slate-900" defaultValue="global">
+          <option value="global">Everything (global)</option>
+          <option value="mode:form">Form mode</option>
+          <option value="mode:url">URL mode</option>
+        </select>
+      </label>
+      <label className="grid gap-1">
+        <span className="font-medium">Reason (required)</span>
+        <input name="reason" required minLength={3} maxLength={200} className="rounded border border-slate-400 bg-white p-2 dark:bg-slate-900" />
+      </label>
+      <label className="grid gap-1">
+        <span className="font-medium">Release automatically after (minutes, optional)</span>
+        <input name="expiresInMinutes" type="number" min={1} className="rounded border border-slate-400 bg-white p-2 dark:bg-slate-900" />
+      </label>
+      <div className="flex gap-3">
+        <button name="action" value="engage" disabled={pending} className="rounded bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800 disabled:opacity-60">
+          Engage kill switch
+        </button>
+        <button name="action" value="release" disabled={pending} className="rounded border border-slate-500 px-4 py-2 hover:bg-slate-100 disabled:opacity-60 dark:hover:bg-slate-800">
+          Release (needs two people)
+        </button>
+      </div>
+      <p role="status" aria-live="polite" data-testid="kill-switch-result" className={result && !result.ok ? "text-red-800 dark:text-red-300" : ""}>
+        {result ? (result.ok ? `Done: ${result.data.scope} ${result.data.state.replace("_", " ")}.` : `Refused: ${result.error}`) : ""}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,62 @@
+// The server-side permission check. The role is re-read from the store on every call (a disabled
+// operator or a changed role takes effect at once), a denial changes nothing but the audit log,
+// and it is itself audited in its own transaction so the evidence survives the refused action.
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { operators } from "@/db/schema";
+import { AUDIT_ACTIONS } from "@/lib/audit/actions";
+import { appendAudit } from "@/lib/audit/writer";
+import { hasPermission, type Permission, type Role } from "./permissions";
+
+export class AuthError extends Error {
+  constructor(
+    message: string,
+    readonly status: 401 | 403,
+  ) {
+    super(message);
+    this.name = "AuthError";
+  }
+}
+
+export interface Operator {
+  subject: string;
+  displayName: string;
+  roles: Role[];
+}
+
+export interface Target {
+  type: string;
+  id: string;
+}
+
+export async function loadOperator(db: Db, subject: string): Promise<Operator | null> {
+  const [row] = await db.select().from(operators).where(eq(operators.subject, subject)).limit(1);
+  if (!row || row.disabledAt) return null;
+  return { subject: row.subject, displayName: row.displayName, roles: row.roles };
+}
+
+async function deny(db: Db, subject: string, permission: Permission, target: Target, why: string): Promise<never> {
+  await db.transaction((tx) =>
+    appendAudit(tx, {
+      actorType: "operator",
+      actorId: subject,
+      action: AUDIT_ACTIONS.accessDenied,
+      targetType: target.type,
+      targetId: target.id,
+      detail: { permission, reason: why },
+    }),
+  );
+  throw new AuthError(`forbidden: ${permission} is not granted`, 403);
+}
+
+/**
+ * Returns the operator when `subject` holds `permission`; otherwise audits the attempt and throws
+ * a 403 AuthError. A subject that is signed in but not an operator (an end user) is refused too.
+ */
+export async function authorize(db: Db, subject: string | null | undefined, permission: Permission, target: Target): Promise<Operator> {
+  if (!subject) throw new AuthError("sign-in required", 401);
+  const operator = await loadOperator(db, subject);
+  if (!operator) return deny(db, subject, permission, target, "not an active operator");
+  if (!hasPermission(operator.roles, permission)) return deny(db, subject, permission, target, "role lacks permission");
+  return operator;
+}

@@ -1,0 +1,125 @@
+// The bundled development identity provider, built on oidc-provider: authorization code with
+// PKCE, resource indicators (RFC 8707) issuing RFC 9068 JWT access tokens for the MCP resource,
+// dynamic client registration (so a real MCP client can sign in the standard way), and
+// RP-initiated logout for the console. Served at APP_URL/oidc by the app server.
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+import type { Env } from "@/db/config";
+import { DEV_CONSOLE_CLIENT_ID, oidcConfig } from "@/lib/auth/oidc-config";
+import { accountBySubject } from "./accounts";
+import { devCookieKeys, devJwks } from "./keys";
+
+export const CTL_CLIENT_ID = "ctl";
+export const MCP_SCOPE = "mcp";
+const ACCESS_TOKEN_TTL = 3600;
+
+export function resourceServerInfo(mcpResource: string, ttl = ACCESS_TOKEN_TTL) {
+  return { scope: MCP_SCOPE, audience: mcpResource, accessTokenFormat: "jwt" as const, accessTokenTTL: ttl, jwt: { sign: { alg: "RS256" as const } } };
+}
+
+export function createDevProvider(env: Env = process.env): Provider {
+  const cfg = oidcConfig(env);
+  if (!cfg.devProvider) throw new Error("the development identity provider is not in use (OIDC_ISSUER is set)");
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: DEV_CONSOLE_CLIENT_ID,
+        client_secret: cfg.clientSecret,
+        redirect_uris: [`${cfg.appUrl}/api/auth/callback/oidc`],
+        post_logout_redirect_uris: [cfg.appUrl, `${cfg.appUrl}/signed-out`],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_basic",
+      },
+      // Used only to mint tokens in-process for `ctl token`; it has no redirect and no grant type.
+      { client_id: CTL_CLIENT_ID, token_endpoint_auth_method: "none", redirect_uris: [], grant_types: [], response_types: [] },
+    ],
+    jwks: devJwks(env) as Configuration["jwks"],
+    cookies: { keys: devCookieKeys(env) },
+    // Put name, roles and tenant in the ID token itself (not only at userinfo): the console reads
+    // them from the signed, nonce-bound ID token.
+    conformIdTokenClaims: false,
+    claims: { openid: ["sub"], profile: ["name"], roles: ["roles"], tenant: ["tenant"] },
+    scopes: ["openid", "profile", "roles", "tenant", MCP_SCOPE],
+    async findAccount(_ctx, id) {
+      const account = accountBySubject(id);
+      if (!account) return undefined;
+      return {
+        accountId: account.subject,
+        claims: async () => ({ sub: account.subject, name: account.name, roles: account.roles, tenant: account.tenant }),
+      };
+    },
+    async extraTokenClaims(_ctx, token) {
+      const account = "accountId" in token && token.accountId ? accountBySubject(token.accountId) : undefined;
+      return account ? { tenant: account.tenant } : undefined;
+    },
+    // First-party development provider: the signed-in user's grant covers what the client asked
+    // for, so there is no consent screen to click through.
+    async loadExistingGrant(ctx: KoaContextWithOIDC) {
+      const { oidc } = ctx;
+      const accountId = oidc.session?.accountId;
+      if (!accountId || !oidc.client) return undefined;
+      const existing = oidc.result?.consent?.grantId || oidc.session?.grantIdFor(oidc.client.clientId);
+      const grant = existing ? await ctx.oidc.provider.Grant.find(existing) : undefined;
+      const g = grant ?? new ctx.oidc.provider.Grant({ accountId, clientId: oidc.client.clientId });
+      const scope = String(oidc.params?.scope ?? "openid");
+      g.addOIDCScope(scope.split(" ").filter((s) => s !== MCP_SCOPE).join(" "));
+      const resource = oidc.params?.resource;
+      for (const r of Array.isArray(resource) ? resource : resource ? [resource] : []) {
+        if (r === cfg.mcpResource) g.addResourceScope(r, MCP_SCOPE);
+      }
+      await g.save();
+      return g;
+    },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      rpInitiatedLogout: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async (_ctx, _client, oneOf) => oneOf ?? undefined,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, resourceIndicator) => {
+          // Only this MCP endpoint is a resource here: tokens for anything else are not issued.
+          if (resourceIndicator !== cfg.mcpResource) throw new errors.InvalidTarget();
+          return resourceServerInfo(cfg.mcpResource);
+        },
+      },
+    },
+    interactions: { url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}` },
+    pkce: { required: () => true },
+    ttl: { AccessToken: ACCESS_TOKEN_TTL, AuthorizationCode: 60, IdToken: 3600, Interaction: 600, Session: 8 * 3600, Grant: 8 * 3600 },
+    renderError: async (ctx, out) => {
+      ctx.type = "html";
+      ctx.body = `<!doctype html><html lang="en"><head><title>Sign-in error</title></head><body><main><h1>Sign-in error</h1><p>${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ""))}</p></main></body></html>`;
+    },
+  };
+  const provider = new Provider(cfg.issuer, configuration);
+  // Behind a TLS-terminating proxy the app sees plain HTTP; trust X-Forwarded-* there.
+  provider.proxy = env.TRUST_PROXY === "true";
+  return provider;
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+/** Mints an MCP access token in-process (ctl token), signed with the persisted development keys. */
+export async function mintMcpAccessToken(provider: Provider, opts: { subject: string; tenant: string; ttlSeconds: number; mcpResource: string }): Promise<string> {
+  const client = await provider.Client.find(CTL_CLIENT_ID);
+  if (!client) throw new Error("ctl client missing from the development provider");
+  const grant = new provider.Grant({ accountId: opts.subject, clientId: CTL_CLIENT_ID });
+  grant.addResourceScope(opts.mcpResource, MCP_SCOPE);
+  const grantId = await grant.save();
+  const token = new provider.AccessToken({
+    accountId: opts.subject,
+    client,
+    grantId,
+    gty: "authorization_code",
+    scope: MCP_SCOPE,
+    expiresIn: opts.ttlSeconds,
+    resourceServer: new provider.ResourceServer(opts.mcpResource, resourceServerInfo(opts.mcpResource, opts.ttlSeconds)),
+  });
+  token.extra = { tenant: opts.tenant };
+  return token.save();
+}

@@ -1,0 +1,101 @@
+// next-auth (v4) configuration for console and connect-page sign-in against the authoritative
+// OIDC issuer. JWT sessions in an httpOnly, SameSite=Lax cookie (Secure when APP_URL is https),
+// bounded by SESSION_MAX_AGE_SECONDS. This module reads configuration only; the operator row is
+// synced at sign-in through lib/auth/sign-in-sync.ts, and every request re-checks roles server-side.
+import type { NextAuthOptions } from "next-auth";
+import { getDb } from "@/db";
+import { oidcConfig } from "./oidc-config";
+import { rolesFromClaim, type Role } from "./permissions";
+import { syncOperatorAtSignIn } from "./sign-in-sync";
+
+export interface SessionUser {
+  sub: string;
+  name: string;
+  roles: Role[];
+  tenant: string | null;
+}
+
+declare module "next-auth" {
+  interface Session {
+    user: SessionUser;
+  }
+}
+
+let cached: NextAuthOptions | undefined;
+
+export function authOptions(): NextAuthOptions {
+  if (cached) return cached;
+  const cfg = oidcConfig();
+  process.env.NEXTAUTH_URL ??= cfg.appUrl;
+  cached = {
+    secret: cfg.sessionSecret,
+    session: { strategy: "jwt", maxAge: cfg.sessionMaxAgeSeconds },
+    jwt: { maxAge: cfg.sessionMaxAgeSeconds },
+    useSecureCookies: cfg.appUrl.startsWith("https://"),
+    pages: { signIn: "/sign-in", error: "/sign-in" },
+    providers: [
+      {
+        id: "oidc",
+        name: cfg.devProvider ? "Development identity provider" : "Single sign-on",
+        type: "oauth",
+        wellKnown: `${cfg.issuer}/.well-known/openid-configuration`,
+        clientId: cfg.clientId,
+        clientSecret: cfg.clientSecret,
+        authorization: { params: { scope: "openid profile roles tenant" } },
+        idToken: true,
+        checks: ["pkce", "state", "nonce"],
+        profile(profile: Record<string, unknown>) {
+          return { id: String(profile.sub), name: typeof profile.name === "string" ? profile.name : String(profile.sub) };
+        },
+      },
+    ],
+    callbacks: {
+      async jwt({ token, profile }) {
+        if (profile) {
+          const p = profile as Record<string, unknown>;
+          token.sub = String(p.sub);
+          token.roles = rolesFromClaim(p[cfg.rolesClaim]);
+          token.tenant = typeof p[cfg.tenantClaim] === "string" ? p[cfg.tenantClaim] : null;
+        }
+        return token;
+      },
+      async session({ session, token }) {
+        session.user = {
+          sub: String(token.sub),
+          name: String(token.name ?? token.sub),
+          roles: (token.roles as Role[] | undefined) ?? [],
+          tenant: (token.tenant as string | null | undefined) ?? null,
+        };
+        return session;
+      },
+      async redirect({ url, baseUrl }) {
+        // Same-origin targets, and the issuer's end-session endpoint for sign-out.
+        if (url.startsWith("/")) return `${baseUrl}${url}`;
+        const target = new URL(url);
+        if (target.origin === baseUrl || target.origin === new URL(cfg.issuer).origin) return url;
+        return baseUrl;
+      },
+    },
+    events: {
+      async signIn({ profile }) {
+        if (!profile) return;
+        const p = profile as Record<string, unknown>;
+        await syncOperatorAtSignIn(await getDb(), {
+          subject: String(p.sub),
+          displayName: typeof p.name === "string" ? p.name : String(p.sub),
+          roles: rolesFromClaim(p[cfg.rolesClaim]),
+        });
+      },
+    },
+  };
+  return cached;
+}
+
+/** Where "Sign out" sends the browser after the local session is gone: the issuer's logout. */
+export function endSessionUrl(): string {
+  const cfg = oidcConfig();
+  const u = new URL(`${cfg.issuer}/session/end`);
+  u.searchParams.set("client_id", cfg.clientId);
+  u.searchParams.set("post_logout_redirect_uri", `${cfg.appUrl}/signed-out`);
+  return u.toString();
+}

@@ -1,0 +1,125 @@
+// /api/mcp: a stateful Streamable HTTP MCP endpoint behind bearer authorization, served by the
+// SDK's Node transport directly from the app server (not through Next's router: lower latency,
+// and streaming responses stay under our control). One McpServer per session; a session is bound
+// to the subject and tenant that initialized it, and another user's token cannot drive it.
+import { randomUUID } from "node:crypto";
+import type http from "node:http";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import type { Db } from "@/db/client";
+import { BearerError, bearerChallenge, type McpPrincipal } from "@/lib/auth/mcp-bearer";
+import { logger } from "@/lib/log/logger";
+import { buildMcpServer } from "./server";
+import { closeSession, recordSession } from "./session-records";
+
+const MAX_BODY = 1024 * 1024;
+
+interface LiveSession {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+  principal: McpPrincipal;
+}
+
+const holder = globalThis as typeof globalThis & { __mcpSessions?: Map<string, LiveSession> };
+const sessions = (holder.__mcpSessions ??= new Map());
+
+export interface McpEndpointOptions {
+  verify: (authorization: string | undefined) => Promise<McpPrincipal>;
+  resource: string;
+  db: () => Promise<Db>;
+  instanceId: string;
+}
+
+function jsonRpcError(res: http.ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+async function readJson(req: http.IncomingMessage): Promise<unknown> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new RangeError("body too large");
+    chunks.push(chunk as Buffer);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+}
+
+export function createMcpEndpoint(options: McpEndpointOptions) {
+  return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    let principal: McpPrincipal;
+    try {
+      principal = await options.verify(req.headers.authorization);
+    } catch (err) {
+      const bearer = err instanceof BearerError ? err : undefined;
+      logger.info({ event: "mcp.auth_refused", reason: bearer?.message ?? "verifier error" }, "bearer refused");
+      return jsonRpcError(res, 401, -32001, bearer ? `unauthorized: ${bearer.message}` : "unauthorized", { "www-authenticate": bearerChallenge(options.resource, bearer) });
+    }
+
+    let body: unknown;
+    if (req.method === "POST") {
+      try {
+        body = await readJson(req);
+      } catch (err) {
+        return err instanceof RangeError ? jsonRpcError(res, 413, -32600, "request too large") : jsonRpcError(res, 400, -32700, "parse error: body is not JSON");
+      }
+    }
+
+    const sid = req.headers["mcp-session-id"];
+    if (typeof sid === "string") {
+      const live = sessions.get(sid);
+      // Unknown, or someone else's: the same answer, so session ids cannot be probed.
+      if (!live || live.principal.subject !== principal.subject || live.principal.tenant !== principal.tenant) {
+        return jsonRpcError(res, 404, -32001, "session not found");
+      }
+      live.principal = principal;
+      return live.transport.handleRequest(Object.assign(req, { auth: authInfo(principal) }), res, body);
+    }
+
+    if (req.method !== "POST" || !isInitializeRequest(body)) {
+      return jsonRpcError(res, 400, -32600, "no session: send initialize first");
+    }
+    const init = body;
+    const db = await options.db();
+    const live = { principal } as LiveSession;
+    live.transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: async (id) => {
+        sessions.set(id, live);
+        const requested = init.params.protocolVersion;
+        await recordSession(db, {
+          id,
+          subject: principal.subject,
+          tenantId: principal.tenant,
+          clientName: init.params.clientInfo.name,
+          clientVersion: init.params.clientInfo.version,
+          protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
+          // Exactly as sent, including an empty `elicitation: {}`.
+          capabilities: init.params.capabilities as Record<string, unknown>,
+          instanceId: options.instanceId,
+        });
+      },
+      onsessionclosed: async (id) => {
+        sessions.delete(id);
+        await closeSession(db, id);
+      },
+    });
+    live.transport.onclose = () => {
+      if (live.transport.sessionId) sessions.delete(live.transport.sessionId);
+    };
+    live.server = buildMcpServer({ principal, db, sessionId: () => live.transport.sessionId });
+    await live.server.connect(live.transport);
+    await live.transport.handleRequest(Object.assign(req, { auth: authInfo(principal) }), res, body);
+  };
+}
+
+function authInfo(p: McpPrincipal) {
+  // The token itself is not passed on: nothing downstream of this check needs it.
+  return { token: "[verified]", clientId: p.clientId, scopes: p.scopes, expiresAt: p.expiresAt, extra: { subject: p.subject, tenant: p.tenant } };
+}
+
+export function liveSessionCount(): number {
+  return sessions.size;
+}

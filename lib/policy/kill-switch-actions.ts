@@ -1,0 +1,28 @@
+// Console and API specs for the kill switch: the permission, the input schema, the service call.
+import { z } from "zod";
+import { PERMISSIONS } from "@/lib/auth/permissions";
+import type { OperatorActionSpec } from "@/lib/auth/operator-action";
+import { engageKillSwitch, KillSwitchError, killSwitchReason, killSwitchScope, releaseKillSwitch } from "./kill-switch";
+
+export const killSwitchInput = z.object({
+  scope: killSwitchScope,
+  action: z.enum(["engage", "release"]),
+  reason: killSwitchReason,
+  expiresInMinutes: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().int().min(1).max(7 * 24 * 60).optional()),
+});
+
+export const killSwitchAction: OperatorActionSpec<typeof killSwitchInput, { state: string; scope: string }> = {
+  permission: PERMISSIONS.killSwitchChange,
+  schema: killSwitchInput,
+  target: (input) => ({ type: "kill_switch", id: input.scope }),
+  expected: [KillSwitchError],
+  run: async ({ db, operator, input }) => {
+    const actor = { type: "operator" as const, id: operator.subject };
+    if (input.action === "engage") {
+      const expiresAt = input.expiresInMinutes ? new Date(Date.now() + input.expiresInMinutes * 60_000) : undefined;
+      await engageKillSwitch(db, actor, { scope: input.scope, reason: input.reason, expiresAt });
+      return { state: "engaged", scope: input.scope };
+    }
+    return releaseKillSwitch(db, actor, { scope: input.scope, reason: input.reason });
+  },
+};

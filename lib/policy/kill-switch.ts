@@ -1,0 +1,83 @@
+// The kill switch: global, per mode, per flow. Engaging it takes one operator with a reason;
+// releasing it takes two different people (the first asks, a second confirms). Each change is one
+// transaction with its history row and its audit entry. An optional expiry releases it by itself.
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db, DbOrTx } from "@/db/client";
+import { killSwitchEvents, killSwitches, type KillSwitch } from "@/db/schema";
+import { AUDIT_ACTIONS } from "@/lib/audit/actions";
+import { appendAudit } from "@/lib/audit/writer";
+
+export const killSwitchScope = z
+  .string()
+  .regex(/^(global|mode:(form|url)|flow:[A-Za-z0-9:_.-]{1,200})$/, "scope must be global, mode:form, mode:url or flow:ID");
+export const killSwitchReason = z.string().trim().min(3, "a reason is required").max(200, "keep the reason under 200 characters");
+
+export class KillSwitchError extends Error {
+  override name = "KillSwitchError";
+}
+
+export interface Actor {
+  type: "operator" | "system";
+  id: string;
+}
+
+export const KILL_SWITCH_CHANNEL = "kill_switch";
+
+/** Switches in force now (engaged and not past their expiry). */
+export async function activeKillSwitches(db: DbOrTx, now = new Date()): Promise<KillSwitch[]> {
+  return db
+    .select()
+    .from(killSwitches)
+    .where(and(eq(killSwitches.active, true), or(isNull(killSwitches.expiresAt), gt(killSwitches.expiresAt, now))));
+}
+
+export async function engageKillSwitch(db: Db, actor: Actor, input: { scope: string; reason: string; expiresAt?: Date }): Promise<KillSwitch> {
+  const scope = killSwitchScope.parse(input.scope);
+  const reason = killSwitchReason.parse(input.reason);
+  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new KillSwitchError("expiry must be in the future");
+  return db.transaction(async (tx) => {
+    const values = { scope, active: true, reason, changedBy: actor.id, changedAt: new Date(), expiresAt: input.expiresAt ?? null, releaseRequestedBy: null, releaseRequestedAt: null };
+    const [row] = await tx.insert(killSwitches).values(values).onConflictDoUpdate({ target: killSwitches.scope, set: values }).returning();
+    await tx.insert(killSwitchEvents).values({ scope, active: true, reason, actor: actor.id, expiresAt: input.expiresAt ?? null });
+    await tx.execute(sql`select pg_notify(${KILL_SWITCH_CHANNEL}, ${scope})`);
+    await appendAudit(tx, {
+      actorType: actor.type,
+      actorId: actor.id,
+      action: AUDIT_ACTIONS.killSwitchOn,
+      targetType: "kill_switch",
+      targetId: scope,
+      detail: { reason, expires_at: input.expiresAt?.toISOString() ?? null },
+    });
+    return row!;
+  });
+}
+
+export type ReleaseOutcome = { state: "release_requested"; scope: string } | { state: "released"; scope: string };
+
+export async function releaseKillSwitch(db: Db, actor: Actor, input: { scope: string; reason: string }): Promise<ReleaseOutcome> {
+  const scope = killSwitchScope.parse(input.scope);
+  const reason = killSwitchReason.parse(input.reason);
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(killSwitches).where(eq(killSwitches.scope, scope)).for("update");
+    if (!row || !row.active) throw new KillSwitchError(`kill switch ${scope} is not engaged`);
+    if (!row.releaseRequestedBy) {
+      await tx.update(killSwitches).set({ releaseRequestedBy: actor.id, releaseRequestedAt: new Date() }).where(eq(killSwitches.scope, scope));
+      await appendAudit(tx, { actorType: actor.type, actorId: actor.id, action: AUDIT_ACTIONS.killSwitchReleaseRequested, targetType: "kill_switch", targetId: scope, detail: { reason } });
+      return { state: "release_requested", scope };
+    }
+    if (row.releaseRequestedBy === actor.id) throw new KillSwitchError("releasing a kill switch needs a second person to confirm");
+    await tx.update(killSwitches).set({ active: false, reason, changedBy: actor.id, changedAt: new Date(), releaseRequestedBy: null, releaseRequestedAt: null }).where(eq(killSwitches.scope, scope));
+    await tx.insert(killSwitchEvents).values({ scope, active: false, reason, actor: actor.id });
+    await tx.execute(sql`select pg_notify(${KILL_SWITCH_CHANNEL}, ${scope})`);
+    await appendAudit(tx, {
+      actorType: actor.type,
+      actorId: actor.id,
+      action: AUDIT_ACTIONS.killSwitchOff,
+      targetType: "kill_switch",
+      targetId: scope,
+      detail: { reason, requested_by: row.releaseRequestedBy },
+    });
+    return { state: "released", scope };
+  });
+}

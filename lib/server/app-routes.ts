@@ -1,0 +1,48 @@
+// The paths the app server answers itself, before Next.js: the development identity provider
+// (/oidc), the RFC 9728 protected-resource metadata, and the MCP endpoint (/api/mcp).
+import { randomBytes } from "node:crypto";
+import type http from "node:http";
+import { createDevIdpHandler } from "@/lib/auth/dev-idp/mount";
+import { createDevProvider } from "@/lib/auth/dev-idp/provider";
+import { createBearerVerifier, protectedResourceMetadata } from "@/lib/auth/mcp-bearer";
+import { oidcConfig } from "@/lib/auth/oidc-config";
+import { createMcpEndpoint } from "@/lib/mcp/http-endpoint";
+import type { Db } from "@/db/client";
+
+export type RouteHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>;
+
+export function createAppRoutes(db: () => Promise<Db>): RouteHandler {
+  const cfg = oidcConfig();
+  const devIdp = cfg.devProvider ? createDevIdpHandler(createDevProvider()) : undefined;
+  const mcpPath = new URL(cfg.mcpResource).pathname;
+  const metadata = JSON.stringify(protectedResourceMetadata(cfg.mcpResource, cfg.issuer));
+  const mcp = createMcpEndpoint({
+    verify: createBearerVerifier({ issuer: cfg.issuer, audience: cfg.mcpResource, tenantClaim: cfg.tenantClaim }),
+    resource: cfg.mcpResource,
+    db,
+    instanceId: `${process.pid}-${randomBytes(4).toString("hex")}`,
+  });
+  const appHost = new URL(cfg.appUrl).host;
+
+  return async (req, res) => {
+    const path = (req.url ?? "/").split("?")[0]!;
+    if (devIdp && (await devIdp(req, res))) return true;
+    if (path === "/.well-known/oauth-protected-resource" || path === `/.well-known/oauth-protected-resource${mcpPath}`) {
+      res.writeHead(200, { "content-type": "application/json", "cache-control": "public, max-age=300", "access-control-allow-origin": "*" });
+      res.end(metadata);
+      return true;
+    }
+    if (path === mcpPath) {
+      await mcp(req, res);
+      return true;
+    }
+    // Browser pages on another host name than APP_URL would lose their sign-in cookies
+    // half-way through the OAuth round trip: send them to the canonical host first.
+    if ((req.method === "GET" || req.method === "HEAD") && req.headers.host && req.headers.host !== appHost && !path.startsWith("/api/") && !path.startsWith("/_next/")) {
+      res.writeHead(308, { location: `${cfg.appUrl}${req.url ?? "/"}` });
+      res.end();
+      return true;
+    }
+    return false;
+  };
+}
