@@ -3,9 +3,7 @@
 import { StoreUnavailableError } from "@/db/client";
 import { StoreBusyError } from "@/db/store-lock";
 import { auditCommand } from "./commands/audit-commands";
-import { serveCommand } from "./commands/serve-command";
 import { migrateCommand, seedDemoCommand } from "./commands/store-commands";
-import { tokenCommand } from "./commands/token-command";
 import { CliError, UsageError } from "./errors";
 
 const USAGE = `usage: ctl <command> [options]
@@ -27,9 +25,10 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   migrate: migrateCommand,
   "seed-demo": seedDemoCommand,
   audit: auditCommand,
-  token: tokenCommand,
-  serve: (argv) => serveCommand(argv, false),
-  demo: (argv) => serveCommand(argv, true),
+  // Loaded on demand: they pull in Next.js and oidc-provider, which other commands do not need.
+  token: async (argv) => (await import("./commands/token-command")).tokenCommand(argv),
+  serve: async (argv) => (await import("./commands/serve-command")).serveCommand(argv, false),
+  demo: async (argv) => (await import("./commands/serve-command")).serveCommand(argv, true),
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeJwt, decodeProtectedHeader } from "jose";
 import { lockDataDir } from "@/db/store-lock";
 import { runCli } from "../helpers/cli";
 import { createPostgresDatabase, requirePostgresInCi } from "../helpers/test-store";
@@ -87,6 +88,27 @@ describe("ctl", () => {
     expect(r.code).toBe(code);
     expect(r.stderr).toMatch(message as RegExp);
     expect(oneLine(r.stderr)).toBe(true);
+  });
+
+  it("mints a short-lived MCP token from the development provider only", async () => {
+    const env = { ...storeEnv, APP_URL: "http://localhost:4555", OIDC_ISSUER: "" };
+    const r = await runCli(["token", "--subject", "user-alice-1001", "--ttl", "120", "--json"], env);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const claims = decodeJwt(out.access_token);
+    expect(claims).toMatchObject({ iss: "http://localhost:4555/oidc", aud: "http://localhost:4555/api/mcp", sub: "user-alice-1001", tenant: "acme", scope: "mcp" });
+    expect(claims.exp! - claims.iat!).toBe(120);
+    expect(decodeProtectedHeader(out.access_token).typ).toBe("at+jwt");
+    const other = await runCli(["token", "--subject", "someone", "--tenant", "globex"], env);
+    expect(decodeJwt(other.stdout.trim())).toMatchObject({ sub: "someone", tenant: "globex" });
+
+    const refused = await runCli(["token", "--subject", "user-alice-1001"], { ...env, OIDC_ISSUER: "https://login.example.com", OIDC_CLIENT_ID: "x", OIDC_CLIENT_SECRET: "y" });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/only works with the bundled development identity provider/);
+    expect(refused.stdout).toBe("");
+    const usage = await runCli(["token"], env);
+    expect(usage.code).toBe(2);
+    expect((await runCli(["token", "--subject", "stranger"], env)).stderr).toMatch(/--tenant is required/);
   });
 
   it("reports a malformed manifest", async () => {

@@ -49,8 +49,11 @@ export function createDevProvider(env: Env = process.env): Provider {
       };
     },
     async extraTokenClaims(_ctx, token) {
+      // A tenant set explicitly on the token (ctl token --tenant) wins; otherwise the account's.
+      const explicit = (token as { extra?: { tenant?: unknown } }).extra?.tenant;
       const account = "accountId" in token && token.accountId ? accountBySubject(token.accountId) : undefined;
-      return account ? { tenant: account.tenant } : undefined;
+      const tenant = typeof explicit === "string" ? explicit : account?.tenant;
+      return tenant ? { tenant } : undefined;
     },
     // First-party development provider: the signed-in user's grant covers what the client asked
     // for, so there is no consent screen to click through.
@@ -62,7 +65,8 @@ export function createDevProvider(env: Env = process.env): Provider {
       const grant = existing ? await ctx.oidc.provider.Grant.find(existing) : undefined;
       const g = grant ?? new ctx.oidc.provider.Grant({ accountId, clientId: oidc.client.clientId });
       const scope = String(oidc.params?.scope ?? "openid");
-      g.addOIDCScope(scope.split(" ").filter((s) => s !== MCP_SCOPE).join(" "));
+      const oidcScopes = scope.split(" ").filter((s) => s && s !== MCP_SCOPE);
+      if (oidcScopes.length) g.addOIDCScope(oidcScopes.join(" "));
       const resource = oidc.params?.resource;
       for (const r of Array.isArray(resource) ? resource : resource ? [resource] : []) {
         if (r === cfg.mcpResource) g.addResourceScope(r, MCP_SCOPE);
