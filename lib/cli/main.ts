@@ -4,6 +4,7 @@ import { StoreUnavailableError } from "@/db/client";
 import { StoreBusyError } from "@/db/store-lock";
 import { auditCommand } from "./commands/audit-commands";
 import { migrateCommand, seedDemoCommand } from "./commands/store-commands";
+import { lintSchemaCommand } from "./commands/lint-command";
 import { CliError, UsageError } from "./errors";
 
 const USAGE = `usage: ctl <command> [options]
@@ -14,6 +15,7 @@ commands:
   audit export --out DIR      export the audit log with a signed manifest
   audit verify DIR            verify an exported evidence directory offline
   audit verify-store          re-hash the audit chain stored in the database
+  lint-schema FILE            lint form params ({message, requestedSchema}); exit 0 allow, 1 block
   token --subject SUB [--tenant T] [--ttl SECONDS]
                               a short-lived MCP access token (development provider only)
   serve [--port N]            serve the built app on the configured store
@@ -25,6 +27,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   migrate: migrateCommand,
   "seed-demo": seedDemoCommand,
   audit: auditCommand,
+  "lint-schema": lintSchemaCommand,
   // Loaded on demand: they pull in Next.js and oidc-provider, which other commands do not need.
   token: async (argv) => (await import("./commands/token-command")).tokenCommand(argv),
   serve: async (argv) => (await import("./commands/serve-command")).serveCommand(argv, false),
