@@ -34,8 +34,11 @@ const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date
 export const elicitationMode = pgEnum("elicitation_mode", ["form", "url"]);
 
 // See DESIGN.md "The record and its states". `opened` and `failed` only occur in URL mode.
+// `not_sent` ends a record whose route was blocked or fallback: nothing reached the client, and the
+// record keeps the router's decision and reason for the console.
 export const elicitationState = pgEnum("elicitation_state", [
   "created",
+  "not_sent",
   "sent",
   "accepted",
   "opened",
@@ -73,10 +76,12 @@ export const gateName = pgEnum("gate_name", [
 
 export const approvalKind = pgEnum("approval_kind", ["promotion", "workflow_action"]);
 
+// `consumed`: an approved workflow action that has run; it cannot authorise a second run.
 export const approvalState = pgEnum("approval_state", [
   "pending",
   "approved",
   "rejected",
+  "consumed",
   "superseded",
   "expired",
 ]);
@@ -247,6 +252,8 @@ export const elicitationRecords = pgTable(
     expiresAt: tstz("expires_at"),
     // URL-mode results that arrived with content: dropped, counted here.
     droppedContentCount: integer("dropped_content_count").notNull().default(0),
+    // Later calls answered with this record's outcome instead of prompting again (cool-down).
+    preventedRepeats: integer("prevented_repeats").notNull().default(0),
     lateCallbackAt: tstz("late_callback_at"),
     createdAt: tstz("created_at").notNull().defaultNow(),
     sentAt: tstz("sent_at"),
@@ -397,6 +404,7 @@ export const approvals = pgTable(
   (t) => [
     index("approvals_state_idx").on(t.state, t.createdAt),
     index("approvals_flow_idx").on(t.flowId),
+    index("approvals_requester_idx").on(t.requestedBy, t.action, t.state),
   ],
 );
 

@@ -1,9 +1,9 @@
 CREATE TYPE "public"."actor_type" AS ENUM('operator', 'system', 'subject');--> statement-breakpoint
 CREATE TYPE "public"."approval_kind" AS ENUM('promotion', 'workflow_action');--> statement-breakpoint
-CREATE TYPE "public"."approval_state" AS ENUM('pending', 'approved', 'rejected', 'superseded', 'expired');--> statement-breakpoint
+CREATE TYPE "public"."approval_state" AS ENUM('pending', 'approved', 'rejected', 'consumed', 'superseded', 'expired');--> statement-breakpoint
 CREATE TYPE "public"."connection_status" AS ENUM('active', 'revoked');--> statement-breakpoint
 CREATE TYPE "public"."elicitation_mode" AS ENUM('form', 'url');--> statement-breakpoint
-CREATE TYPE "public"."elicitation_state" AS ENUM('created', 'sent', 'accepted', 'opened', 'completed', 'validation_failed', 'declined', 'cancelled', 'timed_out', 'failed', 'revoked', 'expired');--> statement-breakpoint
+CREATE TYPE "public"."elicitation_state" AS ENUM('created', 'not_sent', 'sent', 'accepted', 'opened', 'completed', 'validation_failed', 'declined', 'cancelled', 'timed_out', 'failed', 'revoked', 'expired');--> statement-breakpoint
 CREATE TYPE "public"."flow_stage" AS ENUM('off', 'canary', 'promoted', 'rolled_back');--> statement-breakpoint
 CREATE TYPE "public"."gate_name" AS ENUM('contract', 'privacy', 'phishing', 'recovery', 'accessibility');--> statement-breakpoint
 CREATE TYPE "public"."need_kind" AS ENUM('field', 'credential', 'payment', 'grant', 'approval', 'authoritative');--> statement-breakpoint
@@ -94,6 +94,7 @@ CREATE TABLE "elicitation_records" (
 	"pkce_verifier_sealed" "bytea",
 	"expires_at" timestamp with time zone,
 	"dropped_content_count" integer DEFAULT 0 NOT NULL,
+	"prevented_repeats" integer DEFAULT 0 NOT NULL,
 	"late_callback_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"sent_at" timestamp with time zone,
@@ -227,6 +228,7 @@ ALTER TABLE "origins" ADD CONSTRAINT "origins_provider_id_providers_id_fk" FOREI
 ALTER TABLE "vault_secrets" ADD CONSTRAINT "vault_secrets_connection_id_downstream_connections_id_fk" FOREIGN KEY ("connection_id") REFERENCES "public"."downstream_connections"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "approvals_state_idx" ON "approvals" USING btree ("state","created_at");--> statement-breakpoint
 CREATE INDEX "approvals_flow_idx" ON "approvals" USING btree ("flow_id");--> statement-breakpoint
+CREATE INDEX "approvals_requester_idx" ON "approvals" USING btree ("requested_by","action","state");--> statement-breakpoint
 CREATE UNIQUE INDEX "audit_prev_hash_uq" ON "audit_log" USING btree ("prev_hash");--> statement-breakpoint
 CREATE UNIQUE INDEX "audit_hash_uq" ON "audit_log" USING btree ("hash");--> statement-breakpoint
 CREATE INDEX "audit_ts_idx" ON "audit_log" USING btree ("ts");--> statement-breakpoint

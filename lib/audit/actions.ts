@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = {
   flowPromotionRequested: "flow.promotion_requested",
   flowPromoted: "flow.promoted",
   flowRolledBack: "flow.rolled_back",
+  approvalRequested: "approval.requested",
+  approvalConsumed: "approval.consumed",
   approvalApproved: "approval.approved",
   approvalRejected: "approval.rejected",
   gateRecorded: "gate.recorded",

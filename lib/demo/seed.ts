@@ -22,6 +22,7 @@ import { appendAuditBatch, type AuditInput } from "@/lib/audit/writer";
 import { DEMO_END_USERS, DEMO_OPERATORS, DEMO_TENANTS } from "./accounts";
 import { DEMO_CLIENTS, declaredModes, type DemoClient } from "./clients";
 import { hexId, pick, seededRng, weighted, type Rng } from "./random";
+import { flowIdFor } from "@/lib/policy/flows";
 
 const DAY = 86_400_000;
 const CHUNK = 500;
@@ -42,6 +43,7 @@ const COVER: ReadonlyArray<{ state: State; url: boolean }> = [
   { state: "failed", url: true },
   { state: "revoked", url: true },
   { state: "expired", url: true },
+  { state: "not_sent", url: false },
 ];
 type Event = typeof elicitationEvents.$inferInsert;
 
@@ -141,9 +143,7 @@ async function seedReferenceData(tx: Tx, now: Date): Promise<void> {
   ]);
 }
 
-export function flowId(workflow: string, clientName: string): string {
-  return `${workflow}:${clientName.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
-}
+export const flowId = flowIdFor;
 
 function makeSessions(rng: Rng, n: number, now: Date) {
   const table = DEMO_CLIENTS.map((c) => [c, c.weight] as const);
@@ -183,7 +183,7 @@ function makeRecord(rng: Rng, s: Session, now: Date, forced?: { state: State; ur
   const state: State = forced
     ? forced.state
     : !form && !url
-    ? "completed" // a fallback record: the manual path was shown; completed here means "answered"
+    ? "not_sent" // a fallback record: the client could not be asked; the manual path was returned
     : weighted<State>(rng, recent
       ? [["sent", 5], ["accepted", url ? 3 : 0], ["opened", url ? 3 : 0]]
       : url
@@ -200,8 +200,8 @@ function makeRecord(rng: Rng, s: Session, now: Date, forced?: { state: State; ur
     from = to!;
     at += to === "created" ? 5 : respondMs / Math.max(1, path.length - 2);
   }
-  const finished = ["completed", "validation_failed", "declined", "cancelled", "timed_out", "failed", "revoked", "expired"].includes(state!);
-  const route = !form && !url ? "fallback" : url ? "url" : "form";
+  const finished = ["not_sent", "completed", "validation_failed", "declined", "cancelled", "timed_out", "failed", "revoked", "expired"].includes(state!);
+  const route = state === "not_sent" ? "fallback" : url ? "url" : "form";
   return {
     events,
     record: {
@@ -240,6 +240,8 @@ function makeRecord(rng: Rng, s: Session, now: Date, forced?: { state: State; ur
 
 function pathTo(state: State, url: boolean): State[] {
   switch (state) {
+    case "not_sent":
+      return ["created", "not_sent"];
     case "sent":
       return ["created", "sent"];
     case "accepted":

@@ -84,18 +84,19 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     const init = body;
     const db = await options.db();
     const live = { principal } as LiveSession;
+    const requested = init.params.protocolVersion;
+    const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
     live.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: async (id) => {
         sessions.set(id, live);
-        const requested = init.params.protocolVersion;
         await recordSession(db, {
           id,
           subject: principal.subject,
           tenantId: principal.tenant,
           clientName: init.params.clientInfo.name,
           clientVersion: init.params.clientInfo.version,
-          protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
+          protocolVersion,
           // Exactly as sent, including an empty `elicitation: {}`.
           capabilities: init.params.capabilities as Record<string, unknown>,
           instanceId: options.instanceId,
@@ -109,7 +110,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     live.transport.onclose = () => {
       if (live.transport.sessionId) sessions.delete(live.transport.sessionId);
     };
-    live.server = buildMcpServer({ principal, db, sessionId: () => live.transport.sessionId });
+    live.server = buildMcpServer({ principal: live.principal, db, sessionId: () => live.transport.sessionId, protocolVersion: () => protocolVersion });
     await live.server.connect(live.transport);
     await live.transport.handleRequest(Object.assign(req, { auth: authInfo(principal) }), res, body);
   };

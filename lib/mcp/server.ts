@@ -1,9 +1,17 @@
-// One McpServer per MCP session. Tools are registered here; every tool receives the verified
-// principal (subject and tenant from the bearer token), never a client-supplied identity.
+// One McpServer per MCP session. Every tool receives the verified principal (subject and tenant
+// from the bearer token), never a client-supplied identity, and every workflow's questions go
+// through the elicitation engine via the 2025-11-25 wire adapter.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Db } from "@/db/client";
-import { declaredModes } from "@/lib/elicitation/capabilities";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
+import { declaredModes } from "@/lib/elicitation/capabilities";
+import { engineConfig } from "@/lib/elicitation/config";
+import { askForm } from "@/lib/elicitation/engine";
+import { ensureFlow } from "@/lib/policy/flows";
+import { describeCapabilities } from "@/lib/workflows/describe-capabilities";
+import { WORKFLOWS } from "@/lib/workflows/registry";
+import type { WorkflowRuntime } from "@/lib/workflows/types";
+import { wire20251125 } from "./wire-2025-11-25";
 
 export const SERVER_INFO = { name: "elicitation-gateway", version: "0.1.0" };
 
@@ -11,30 +19,63 @@ export interface SessionContext {
   principal: McpPrincipal;
   db: Db;
   sessionId: () => string | undefined;
+  /** The protocol version negotiated at initialize. */
+  protocolVersion: () => string;
 }
 
 export function buildMcpServer(ctx: SessionContext): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
+  const facts = () => {
+    const caps = server.server.getClientCapabilities() as Record<string, unknown> | undefined;
+    const client = server.server.getClientVersion();
+    return { caps, client, modes: declaredModes(caps) };
+  };
+
   server.registerTool(
     "describe_capabilities",
     {
       title: "Describe capabilities",
-      description: "Reports who this session belongs to, which elicitation modes the client declared, and which workflows it can use. Asks nothing.",
+      description: "Asks nothing. Reports who this session belongs to, which elicitation modes the client declared, and how each workflow's needs would be routed for it now.",
       inputSchema: {},
     },
     async () => {
-      const caps = server.server.getClientCapabilities() as Record<string, unknown> | undefined;
-      const client = server.server.getClientVersion();
-      const report = {
+      const { caps, client, modes } = facts();
+      const report = await describeCapabilities(ctx.db, {
         subject: ctx.principal.subject,
-        tenant: ctx.principal.tenant,
-        session: ctx.sessionId() ?? null,
+        tenantId: ctx.principal.tenant,
+        sessionId: ctx.sessionId() ?? null,
         client: client ? { name: client.name, version: client.version } : null,
-        declaredElicitation: caps?.elicitation ?? null,
-        modes: declaredModes(caps),
-      };
+        protocolVersion: ctx.protocolVersion(),
+        declared: caps?.elicitation,
+        modes,
+        workflows: WORKFLOWS,
+      });
       return { content: [{ type: "text", text: JSON.stringify(report, null, 2) }], structuredContent: report };
     },
   );
+
+  for (const wf of WORKFLOWS) {
+    server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema: {} }, async (_args, extra) => {
+      const { client, modes } = facts();
+      const clientName = client?.name ?? "unknown";
+      const flow = await ensureFlow(ctx.db, wf.name, clientName);
+      const session = { id: ctx.sessionId() ?? null, clientName, clientVersion: client?.version ?? "unknown", protocolVersion: ctx.protocolVersion(), modes };
+      const wire = wire20251125(server, { requestId: extra.requestId, signal: extra.signal, protocolVersion: session.protocolVersion });
+      const config = engineConfig();
+      const runtime: WorkflowRuntime = {
+        db: ctx.db,
+        subject: ctx.principal.subject,
+        tenantId: ctx.principal.tenant,
+        session,
+        flow,
+        askForm: (need) =>
+          askForm(
+            { db: ctx.db, subject: ctx.principal.subject, tenantId: ctx.principal.tenant, session, request: { method: "tools/call", id: String(extra.requestId), toolName: wf.name }, flow, wire, config },
+            need,
+          ),
+      };
+      return wf.run(runtime);
+    });
+  }
   return server;
 }

@@ -1,0 +1,117 @@
+// The elicitation engine: the only way a workflow asks a user for anything. For each need it
+// checks the cool-down, lints the request, reads the policy in force, decides the route and writes
+// the record, all before anything reaches the client; then it sends through the wire adapter,
+// validates the answer itself (schema, credential shapes, domain rules) and records the outcome by
+// field name and keyword. The answer's content is returned to the caller and kept nowhere else.
+import type { Db } from "@/db/client";
+import type { Flow } from "@/db/schema";
+import { policyView } from "@/lib/policy/policy-view";
+import type { DeclaredModes } from "./capabilities";
+import type { EngineConfig } from "./config";
+import { countPreventedRepeat, recentRefusal } from "./cooldown";
+import { scanContent } from "./credential-scan";
+import { lintFormRequest } from "./lint";
+import type { DomainIssue, FieldNeed } from "./needs";
+import { insertRecord, newRecordId, transition, type RecordDraft } from "./records";
+import { decideRoute } from "./router";
+import { schemaHash, validateAgainstSchema } from "./schema-validation";
+import { WireAbortedError, WireRefusedError, WireTimeoutError, type WireAdapter } from "./wire";
+
+export interface AskContext {
+  db: Db;
+  subject: string;
+  tenantId: string;
+  session: { id: string | null; clientName: string; clientVersion: string; protocolVersion: string; modes: DeclaredModes };
+  request: { method: string; id: string; toolName: string };
+  flow: Flow;
+  wire: WireAdapter;
+  config: EngineConfig;
+}
+
+export type AskOutcome =
+  | { status: "answered"; recordId: string; content: Record<string, unknown> }
+  | { status: "invalid"; recordId: string; errors: DomainIssue[] }
+  | { status: "declined" | "cancelled" | "timed_out"; recordId: string }
+  | { status: "failed"; recordId: string; reason: string }
+  | { status: "repeat_prevented"; recordId: string; previous: "declined" | "cancelled" }
+  | { status: "blocked" | "fallback"; recordId: string; reason: string };
+
+export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutcome> {
+  const { db } = ctx;
+  const earlier = await recentRefusal(db, { subject: ctx.subject, tenantId: ctx.tenantId, toolName: ctx.request.toolName, cooldownMs: ctx.config.cooldownMs });
+  if (earlier) {
+    await countPreventedRepeat(db, earlier.id);
+    return { status: "repeat_prevented", recordId: earlier.id, previous: earlier.state as "declined" | "cancelled" };
+  }
+
+  const params = { message: need.message, requestedSchema: need.schema };
+  const lint = lintFormRequest(params);
+  const decision = decideRoute(need, ctx.session.modes, await policyView(db, ctx.flow, ctx.subject), { verdict: lint.verdict, codes: lint.reasons.map((r) => r.code) });
+  const draft: RecordDraft = {
+    id: newRecordId(),
+    mode: "form",
+    needKind: "field",
+    subject: ctx.subject,
+    tenantId: ctx.tenantId,
+    sessionId: ctx.session.id,
+    clientName: ctx.session.clientName,
+    clientVersion: ctx.session.clientVersion,
+    protocolVersion: ctx.session.protocolVersion,
+    requestMethod: ctx.request.method,
+    requestId: ctx.request.id,
+    toolName: ctx.request.toolName,
+    flowId: ctx.flow.id,
+    purpose: need.purpose,
+    routeDecision: decision.route,
+    routeReason: decision.reason,
+    schemaHash: schemaHash(need.schema),
+    fieldNames: Object.keys(need.schema.properties),
+  };
+  if (decision.route !== "form") {
+    await insertRecord(db, draft, "not_sent", { lint: lint.reasons.map((r) => `${r.code}:${r.field ?? "-"}`) });
+    return { status: decision.route === "fallback" ? "fallback" : "blocked", recordId: draft.id, reason: decision.reason };
+  }
+
+  await insertRecord(db, draft, "sent");
+  let answer;
+  try {
+    answer = await ctx.wire.askForm(params, { timeoutMs: ctx.config.formTimeoutMs });
+  } catch (err) {
+    if (err instanceof WireTimeoutError) {
+      await transition(db, draft.id, { from: ["sent"], to: "timed_out", reason: "no answer within the timeout" });
+      return { status: "timed_out", recordId: draft.id };
+    }
+    if (err instanceof WireAbortedError) {
+      await transition(db, draft.id, { from: ["sent"], to: "cancelled", reason: "the originating request was cancelled" });
+      return { status: "cancelled", recordId: draft.id };
+    }
+    const reason = err instanceof WireRefusedError ? err.message : "sending the request failed";
+    await transition(db, draft.id, { from: ["sent"], to: "failed", reason });
+    return { status: "failed", recordId: draft.id, reason };
+  }
+
+  const respondedAt = new Date();
+  if (answer.action === "decline" || answer.action === "cancel") {
+    const to = answer.action === "decline" ? "declined" : "cancelled";
+    await transition(db, draft.id, { from: ["sent"], to, actor: { type: "subject", id: ctx.subject }, set: { respondedAt } });
+    return { status: to, recordId: draft.id };
+  }
+
+  const content = answer.content ?? {};
+  let errors: DomainIssue[] = validateAgainstSchema(need.schema, content);
+  if (errors.length === 0) errors = scanContent(content);
+  if (errors.length === 0 && need.validate) errors = await need.validate(content);
+  if (errors.length > 0) {
+    await transition(db, draft.id, {
+      from: ["sent"],
+      via: ["accepted"],
+      to: "validation_failed",
+      actor: { type: "subject", id: ctx.subject },
+      set: { respondedAt, validationErrors: errors },
+      detail: { fields: [...new Set(errors.map((e) => e.field))], keywords: [...new Set(errors.map((e) => e.keyword))] },
+    });
+    return { status: "invalid", recordId: draft.id, errors };
+  }
+  await transition(db, draft.id, { from: ["sent"], via: ["accepted"], to: "completed", actor: { type: "subject", id: ctx.subject }, set: { respondedAt }, detail: { fields: Object.keys(content) } });
+  return { status: "answered", recordId: draft.id, content };
+}

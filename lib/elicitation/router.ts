@@ -1,0 +1,48 @@
+// The mode router: decides, before any side effect, how a need may be met for this session.
+// Pure: the caller supplies the client's declared modes, the policy in force and the lint verdict.
+import type { DeclaredModes } from "./capabilities";
+import type { Need } from "./needs";
+
+export type Route = "form" | "url" | "fallback" | "blocked";
+
+export interface PolicyView {
+  /** Kill switches in force that apply to this flow: global, mode:form, mode:url, flow:ID. */
+  killed: Array<{ scope: string; reason: string }>;
+  flowStage: "off" | "canary" | "promoted" | "rolled_back";
+  inCanaryCohort: boolean;
+  flowId: string;
+}
+
+export interface RouteDecision {
+  route: Route;
+  reason: string;
+}
+
+function killedFor(policy: PolicyView, mode: "form" | "url" | null) {
+  return policy.killed.find((k) => k.scope === "global" || k.scope === `flow:${policy.flowId}` || (mode !== null && k.scope === `mode:${mode}`));
+}
+
+/** The policy part of a decision: kill switches and the flow's stage. Undefined means "go on". */
+export function policyBlock(policy: PolicyView, mode: "form" | "url" | null): RouteDecision | undefined {
+  const killed = killedFor(policy, mode);
+  if (killed) return { route: "blocked", reason: `kill switch ${killed.scope} is engaged: ${killed.reason}` };
+  if (policy.flowStage === "off" || policy.flowStage === "rolled_back") return { route: "blocked", reason: `flow ${policy.flowId} is ${policy.flowStage.replace("_", " ")}` };
+  if (policy.flowStage === "canary" && !policy.inCanaryCohort) return { route: "blocked", reason: `flow ${policy.flowId} is in canary and this subject is not in the cohort` };
+  return undefined;
+}
+
+export function decideRoute(need: Need, modes: DeclaredModes, policy: PolicyView, lint?: { verdict: "allow" | "block"; codes: string[] }): RouteDecision {
+  if (need.kind === "authoritative") throw new Error("authoritative values are read, never routed");
+  if (need.kind === "approval") throw new Error("approvals go to the approval gate, never to a form");
+  const blocked = policyBlock(policy, need.kind === "field" ? "form" : "url");
+  if (blocked) return blocked;
+
+  if (need.kind === "field") {
+    if (lint?.verdict === "block") return { route: "blocked", reason: `form request refused by the linter: ${lint.codes.join(", ")}` };
+    if (modes.form) return { route: "form", reason: "client declared form mode" };
+    return { route: "fallback", reason: "client declared no form mode" };
+  }
+  // Credentials, payment and grants: URL mode or a path outside the workflow, never a form.
+  if (modes.url) return { route: "url", reason: `client declared URL mode; ${need.kind} never goes in a form` };
+  return { route: "fallback", reason: `client declared no URL mode; ${need.kind} never goes in a form` };
+}

@@ -1,0 +1,29 @@
+// The engine's one "ask the user" step is independent of the wire. A wire adapter turns it into a
+// protocol message: for 2025-11-25 an `elicitation/create` request tied to the originating
+// tools/call; an MRTR adapter (2026-07-28) would turn it into `inputRequests` instead.
+import type { FormSchema } from "./needs";
+
+export interface FormAnswer {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, unknown>;
+}
+
+export class WireTimeoutError extends Error {
+  override name = "WireTimeoutError";
+}
+
+export class WireAbortedError extends Error {
+  override name = "WireAbortedError";
+}
+
+export class WireRefusedError extends Error {
+  override name = "WireRefusedError";
+  constructor(readonly code: number) {
+    super(`client refused the request (JSON-RPC ${code})`);
+  }
+}
+
+export interface WireAdapter {
+  /** Sends a form elicitation and waits for the answer. Throws the Wire* errors above. */
+  askForm(params: { message: string; requestedSchema: FormSchema }, options: { timeoutMs: number }): Promise<FormAnswer>;
+}

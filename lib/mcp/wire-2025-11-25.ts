@@ -1,0 +1,30 @@
+// The 2025-11-25 wire adapter: `elicitation/create` sent with the originating request attached
+// (relatedRequestId), so it rides that request's stream, never the standalone GET stream; an
+// explicit timeout (a human needs longer than the SDK's 60 s default); and the request's abort
+// signal. It uses the low-level request, not elicitInput, so the engine validates answers itself.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ElicitResultSchema, ErrorCode, McpError, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { WireAbortedError, WireRefusedError, WireTimeoutError, type FormAnswer, type WireAdapter } from "@/lib/elicitation/wire";
+
+export function wire20251125(server: McpServer, origin: { requestId: RequestId; signal: AbortSignal; protocolVersion: string }): WireAdapter {
+  return {
+    async askForm(params, options) {
+      // `mode` arrived with 2025-11-25; an older client gets the params it knows (absent = form).
+      const withMode = origin.protocolVersion >= "2025-11-25" ? { mode: "form" as const, ...params } : params;
+      try {
+        const result = await server.server.request({ method: "elicitation/create", params: withMode }, ElicitResultSchema, {
+          relatedRequestId: origin.requestId,
+          signal: origin.signal,
+          timeout: options.timeoutMs,
+          maxTotalTimeout: options.timeoutMs,
+        });
+        return { action: result.action, content: result.content as FormAnswer["content"] };
+      } catch (err) {
+        if (origin.signal.aborted) throw new WireAbortedError("the originating request was cancelled");
+        if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) throw new WireTimeoutError("no answer within the timeout");
+        if (err instanceof McpError) throw new WireRefusedError(err.code);
+        throw err;
+      }
+    },
+  };
+}

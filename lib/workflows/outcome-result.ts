@@ -1,0 +1,28 @@
+// How an unanswered or refused need reads in a tool result: what happened, that nothing was done,
+// and what the user can do next. Never a hidden default, never the answer's content.
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { AskOutcome } from "@/lib/elicitation/engine";
+import { textResult } from "./types";
+
+export function unansweredResult(outcome: Exclude<AskOutcome, { status: "answered" }>, opts: { setupUrl?: string | null; cooldownMinutes: number }): CallToolResult {
+  const base = { outcome: outcome.status, record: outcome.recordId };
+  switch (outcome.status) {
+    case "declined":
+      return textResult("You declined. Nothing was done.", base);
+    case "cancelled":
+      return textResult("The request was cancelled. Nothing was done; you may call the tool again to retry.", base);
+    case "timed_out":
+      return textResult("No answer arrived in time. Nothing was done; call the tool again to retry.", base, true);
+    case "repeat_prevented":
+      return textResult(`You ${outcome.previous} this less than ${opts.cooldownMinutes} minutes ago, so you are not asked again yet. Nothing was done.`, { ...base, previous: outcome.previous });
+    case "invalid":
+      return textResult(`The answer was not accepted (${outcome.errors.map((e) => `${e.field}: ${e.keyword}`).join("; ")}). Nothing was done; call the tool again to retry.`, { ...base, errors: outcome.errors }, true);
+    case "failed":
+      return textResult(`The client could not be asked (${outcome.reason}). Nothing was done.`, base, true);
+    case "blocked":
+    case "fallback": {
+      const manual = opts.setupUrl ? ` You can do this outside the chat at ${opts.setupUrl}.` : "";
+      return textResult(`Not asked: ${outcome.reason}. Nothing was done.${manual}`, { ...base, reason: outcome.reason, ...(opts.setupUrl ? { setupUrl: opts.setupUrl } : {}) }, true);
+    }
+  }
+}

@@ -1,0 +1,6 @@
+// The workflows this server offers. An organisation adds its own here (README, "Writing a workflow").
+import { generateReport } from "./generate-report";
+import { purgeReportCache } from "./purge-report-cache";
+import type { WorkflowDefinition } from "./types";
+
+export const WORKFLOWS: readonly WorkflowDefinition[] = [generateReport, purgeReportCache];

@@ -1,0 +1,39 @@
+// The workflow API (README, "Writing a workflow"): a tool together with what it needs from the
+// user. Workflows never talk to the client directly: they ask through the runtime, which routes
+// every need through the engine, the approval gate or an authoritative read.
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Db } from "@/db/client";
+import type { Flow } from "@/db/schema";
+import type { AskOutcome } from "@/lib/elicitation/engine";
+import type { DeclaredModes } from "@/lib/elicitation/capabilities";
+import type { FieldNeed, Need } from "@/lib/elicitation/needs";
+
+export interface WorkflowRuntime {
+  db: Db;
+  subject: string;
+  tenantId: string;
+  session: { id: string | null; clientName: string; clientVersion: string; protocolVersion: string; modes: DeclaredModes };
+  flow: Flow;
+  /** Ask for non-secret fields in a form (or get the router's refusal). */
+  askForm(need: FieldNeed): Promise<AskOutcome>;
+}
+
+export interface WorkflowDefinition {
+  name: string;
+  title: string;
+  description: string;
+  /** Declared up front: what the workflow may need, classified. Shown by describe_capabilities. */
+  needs: Need[];
+  run(rt: WorkflowRuntime): Promise<CallToolResult>;
+}
+
+export function defineWorkflow(def: WorkflowDefinition): WorkflowDefinition {
+  for (const need of def.needs) {
+    if (need.kind === "field" && !need.schema.properties) throw new Error(`${def.name}: field need ${need.key} has no schema`);
+  }
+  return def;
+}
+
+export function textResult(text: string, structured?: Record<string, unknown>, isError = false): CallToolResult {
+  return { content: [{ type: "text", text }], ...(structured ? { structuredContent: structured } : {}), ...(isError ? { isError: true } : {}) };
+}
