@@ -1,6 +1,7 @@
 // Thin wrapper over node:util parseArgs that turns its exceptions into usage errors.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "./errors";
+import { writeOut } from "./output";
 
 export function parse<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: T, allowPositionals = false) {
   try {
@@ -27,5 +28,5 @@ export function isoDate(name: string, raw: string | undefined): Date | undefined
 }
 
 export function emit(json: boolean, value: unknown, human: string): void {
-  process.stdout.write(json ? JSON.stringify(value) + "\n" : human + "\n");
+  writeOut(json ? JSON.stringify(value) + "\n" : human + "\n");
 }

@@ -7,12 +7,15 @@ import type { Store } from "@/db/client";
 import { logger } from "@/lib/log/logger";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { createAppRoutes } from "./app-routes";
+import { openControlChannel } from "./control-channel";
 
 export interface ServeOptions {
   port: number;
   hostname: string;
   dir: string;
   store: Store;
+  /** The embedded store's directory: opens the local control channel for `ctl` (PGlite only). */
+  controlDir?: string;
 }
 
 export async function serve(options: ServeOptions): Promise<http.Server> {
@@ -24,8 +27,11 @@ export async function serve(options: ServeOptions): Promise<http.Server> {
   const app = next({ dev: false, dir: options.dir, hostname: options.hostname, port: options.port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  const host = options.hostname === "0.0.0.0" || options.hostname === "::" ? "127.0.0.1" : options.hostname;
+  const control = options.controlDir ? openControlChannel(options.store, options.controlDir, `http://${host.includes(":") ? `[${host}]` : host}:${options.port}`) : undefined;
   const server = http.createServer((req, res) => {
-    routes(req, res)
+    (control ? control.handle(req, res) : Promise.resolve(false))
+      .then((done) => done || routes(req, res))
       .then((done) => (done ? undefined : handle(req, res)))
       .catch((err: unknown) => {
       // The path only, never the query string: it may carry state or codes.
@@ -33,6 +39,7 @@ export async function serve(options: ServeOptions): Promise<http.Server> {
         if (!res.headersSent) res.writeHead(500).end("internal error");
       });
   });
+  server.once("close", () => control?.close());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.hostname, () => resolve());

@@ -16,6 +16,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     appEnv: Record<string, string>;
+    serverLog: string;
     seed: { records: number; sessions: number; auditEntries: number };
   }
 }
@@ -67,18 +68,22 @@ export default async function setup(project: TestProject) {
   if (seeded.code !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
   const seed = JSON.parse(seeded.stdout);
 
+  const serverLog = path.join(tmp, "server.log");
+  const logStream = fs.createWriteStream(serverLog);
   let output = "";
   const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "lib/cli/main.ts"), "serve", "--port", String(port)], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
+  // Everything the server prints is kept: tests search it for planted canary values.
+  child.stdout!.on("data", (d) => ((output += d), logStream.write(d)));
+  child.stderr!.on("data", (d) => ((output += d), logStream.write(d)));
   await waitForServer(baseUrl, child, () => output);
 
   project.provide("baseUrl", baseUrl);
   project.provide("appEnv", env);
+  project.provide("serverLog", serverLog);
   project.provide("seed", { records: seed.records, sessions: seed.sessions, auditEntries: seed.auditEntries });
 
   return async () => {

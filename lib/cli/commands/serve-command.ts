@@ -27,7 +27,7 @@ export async function serveCommand(argv: string[], demo: boolean): Promise<numbe
       const summary = await seedDemo(store.db, { records: positiveInt("records", values.records, 2000) });
       process.stdout.write(`seeded demo data: ${summary.records} records, ${summary.auditEntries} audit entries\n`);
     }
-    server = await serve({ port, hostname, dir, store });
+    server = await serve({ port, hostname, dir, store, controlDir: config.kind === "pglite" ? config.dataDir : undefined });
   } catch (err) {
     await store.close();
     throw err;

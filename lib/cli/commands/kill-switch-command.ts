@@ -1,0 +1,55 @@
+// `ctl kill-switch status|on|off`: the break-glass controls, for when the console is unreachable.
+// Engaging needs a reason; releasing follows the same two-person rule as the console: the first
+// `off` records a request, a second, different person (--as) confirms it.
+import { activeKillSwitches, engageKillSwitch, KillSwitchError, releaseKillSwitch } from "@/lib/policy/kill-switch";
+import { authorize, AuthError } from "@/lib/auth/authorize";
+import { PERMISSIONS } from "@/lib/auth/permissions";
+import { emit, parse, positiveInt } from "../args";
+import { CliError, UsageError } from "../errors";
+import { withStore } from "../store";
+
+const USAGE = 'usage: ctl kill-switch status | on | off [--scope global|mode:form|mode:url|flow:ID] --reason TEXT [--as SUBJECT] [--expires-in MINUTES] [--json]';
+
+export async function killSwitchCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  const { values } = parse(rest, { scope: { type: "string", default: "global" }, reason: { type: "string" }, as: { type: "string" }, "expires-in": { type: "string" }, json: { type: "boolean" } });
+  const json = values.json ?? false;
+  if (sub === "status") {
+    const active = await withStore("ctl kill-switch", (s) => activeKillSwitches(s.db));
+    emit(json, { ok: true, active }, active.length ? active.map((k) => `ENGAGED ${k.scope}: ${k.reason} (by ${k.changedBy}${k.expiresAt ? `, until ${k.expiresAt.toISOString()}` : ""}${k.releaseRequestedBy ? `, release requested by ${k.releaseRequestedBy}` : ""})`).join("\n") : "no kill switch engaged");
+    return 0;
+  }
+  if (sub !== "on" && sub !== "off") throw new UsageError(sub ? `unknown kill-switch command "${sub}"; ${USAGE}` : USAGE);
+  if (!values.reason) throw new UsageError(`--reason is required; ${USAGE}`);
+  const minutes = values["expires-in"] === undefined ? undefined : positiveInt("expires-in", values["expires-in"], 0);
+  return withStore("ctl kill-switch", async (store) => {
+    // With --as, the change is made as that operator (checked and audited like the console);
+    // without it, as the system actor "ctl" (break-glass), allowed for engaging only.
+    let actor: { type: "operator" | "system"; id: string } = { type: "system", id: "ctl" };
+    if (values.as) {
+      try {
+        await authorize(store.db, values.as, PERMISSIONS.killSwitchChange, { type: "kill_switch", id: values.scope! });
+      } catch (err) {
+        if (err instanceof AuthError) throw new CliError(`${values.as} may not change the kill switch (${err.message})`);
+        throw err;
+      }
+      actor = { type: "operator", id: values.as };
+    } else if (sub === "off") {
+      throw new UsageError("releasing needs --as SUBJECT: two different operators must agree");
+    }
+    try {
+      if (sub === "on") {
+        await engageKillSwitch(store.db, actor, { scope: values.scope!, reason: values.reason!, expiresAt: minutes ? new Date(Date.now() + minutes * 60_000) : undefined });
+        emit(json, { ok: true, scope: values.scope, state: "engaged" }, `kill switch ${values.scope} engaged`);
+      } else {
+        const r = await releaseKillSwitch(store.db, actor, { scope: values.scope!, reason: values.reason! });
+        emit(json, { ok: true, ...r }, r.state === "released" ? `kill switch ${r.scope} released` : `release of ${r.scope} requested; a second operator must confirm with the same command`);
+      }
+      return 0;
+    } catch (err) {
+      if (err instanceof KillSwitchError) throw new CliError(err.message);
+      if (err instanceof Error && err.name === "ZodError") throw new UsageError(JSON.parse(err.message)[0]?.message ?? "invalid input");
+      throw err;
+    }
+  });
+}

@@ -1,0 +1,31 @@
+// The CLI side of the local control channel: when the embedded store is held by a running app
+// server, allow-listed commands are sent to it over loopback with the secret it left in the data
+// directory (readable only by the user who runs both). Returns undefined when there is no channel.
+import fs from "node:fs";
+import path from "node:path";
+import { storeConfigFromEnv } from "@/db/config";
+import { CONTROL_COMMANDS, controlFile, type ControlReply } from "./control-protocol";
+
+export async function forwardToServer(argv: string[]): Promise<number | undefined> {
+  const config = storeConfigFromEnv();
+  if (config.kind !== "pglite" || !CONTROL_COMMANDS.has(argv[0] ?? "")) return undefined;
+  let channel: { url: string; token: string };
+  try {
+    channel = JSON.parse(fs.readFileSync(controlFile(config.dataDir), "utf8"));
+  } catch {
+    return undefined;
+  }
+  // Paths are the caller's: make them absolute before another process reads them.
+  const args = argv.map((a, i) => (argv[i - 1] === "--out" ? path.resolve(a) : a));
+  const res = await fetch(channel.url, {
+    method: "POST",
+    headers: { authorization: `Bearer ${channel.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ argv: args }),
+    signal: AbortSignal.timeout(120_000),
+  }).catch(() => undefined);
+  if (!res || !res.ok) return undefined;
+  const reply = (await res.json()) as ControlReply;
+  if (reply.out) process.stdout.write(reply.out);
+  if (reply.err) process.stderr.write(reply.err);
+  return reply.code;
+}

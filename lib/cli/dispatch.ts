@@ -1,0 +1,51 @@
+// The command table and dispatcher, shared by the `ctl` process (main.ts) and the app server's
+// local control channel (which runs allow-listed commands on its own open store).
+import { auditCommand } from "./commands/audit-commands";
+import { migrateCommand, seedDemoCommand } from "./commands/store-commands";
+import { approvalsCommand } from "./commands/approvals-command";
+import { killSwitchCommand } from "./commands/kill-switch-command";
+import { lintSchemaCommand } from "./commands/lint-command";
+import { UsageError } from "./errors";
+import { writeOut } from "./output";
+
+const USAGE = `usage: ctl <command> [options]
+
+commands:
+  migrate                     apply database migrations
+  seed-demo [--records N]     seed synthetic demo history into an empty store
+  audit export --out DIR      export the audit log with a signed manifest
+  audit verify DIR            verify an exported evidence directory offline
+  audit verify-store          re-hash the audit chain stored in the database
+  kill-switch status|on|off   [--scope S] --reason TEXT [--as SUB]: stop or restore elicitation
+  approvals list|approve|reject ID --reason TEXT --as SUB
+  lint-schema FILE            lint form params ({message, requestedSchema}); exit 0 allow, 1 block
+  token --subject SUB [--tenant T] [--ttl SECONDS]
+                              a short-lived MCP access token (development provider only)
+  serve [--port N]            serve the built app on the configured store
+  demo [--port N]             migrate, seed when empty, and serve
+
+Exit codes: 0 ok, 1 failure, 2 usage error or unreadable input.`;
+
+export const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  migrate: migrateCommand,
+  "seed-demo": seedDemoCommand,
+  audit: auditCommand,
+  "lint-schema": lintSchemaCommand,
+  "kill-switch": killSwitchCommand,
+  approvals: approvalsCommand,
+  // Loaded on demand: they pull in Next.js and oidc-provider, which other commands do not need.
+  token: async (argv) => (await import("./commands/token-command")).tokenCommand(argv),
+  serve: async (argv) => (await import("./commands/serve-command")).serveCommand(argv, false),
+  demo: async (argv) => (await import("./commands/serve-command")).serveCommand(argv, true),
+};
+
+export async function dispatch(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === "help" || command === "--help" || command === "-h") {
+    writeOut(USAGE + "\n");
+    return command ? 0 : 2;
+  }
+  const run = COMMANDS[command];
+  if (!run) throw new UsageError(`unknown command "${command}"; run "ctl help" for the list`);
+  return run(rest);
+}

@@ -1,0 +1,111 @@
+// Acceptance (the governed endpoint), against the running production build with the SDK client:
+// the kill switch flipped by `ctl` from another process blocks the next generate_report within a
+// second and says why, and releasing it restores service; planted canary values in accepted
+// answers are found nowhere afterwards: not in a database dump, the logs, the audit log or an export.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser } from "../helpers/browser";
+import { runCli } from "../helpers/cli";
+import { connectClient, type TestClient } from "../helpers/mcp-client";
+import { signIn } from "../helpers/sign-in";
+
+const CANARY = `CANARY-${Date.now().toString(36)}-7f3a9c`;
+const env = () => inject("appEnv");
+let client: TestClient;
+let browser: Browser;
+
+async function token(subject: string): Promise<string> {
+  const r = await runCli(["token", "--subject", subject], env());
+  expect(r.code).toBe(0);
+  return r.stdout.trim();
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  client = await connectClient(`${inject("baseUrl")}/api/mcp`, await token("user-alice-1001"), {
+    name: "e2e-engine",
+    capabilities: { elicitation: { form: {} } },
+    answer: () => ({ action: "accept", content: { environment: "staging", format: "pdf", title: CANARY } }),
+  });
+});
+afterAll(async () => {
+  await client?.close();
+  await browser?.close();
+});
+
+describe("governed endpoint against the running app", () => {
+  it("completes a form elicitation whose answer carries a canary value", async () => {
+    const r = await client.call("generate_report");
+    expect(r.structured).toMatchObject({ outcome: "completed", report: { title: CANARY } });
+  });
+
+  it("is blocked within a second of `ctl kill-switch on` in another process, and restored by two operators", async () => {
+    const on = await runCli(["kill-switch", "on", "--scope", "global", "--reason", "e2e incident drill"], env());
+    expect(on.code).toBe(0);
+    const flipped = Date.now();
+    const blocked = await client.call("generate_report");
+    expect(Date.now() - flipped).toBeLessThan(1000);
+    expect(blocked.isError).toBe(true);
+    expect(blocked.text).toMatch(/kill switch global is engaged: e2e incident drill/);
+    const status = await runCli(["kill-switch", "status", "--json"], env());
+    expect(JSON.parse(status.stdout).active).toEqual([expect.objectContaining({ scope: "global", changedBy: "ctl" })]);
+
+    expect((await runCli(["kill-switch", "off", "--reason", "drill over", "--as", "op-operator-0002"], env())).stdout).toMatch(/release of global requested/);
+    expect((await client.call("generate_report")).isError).toBe(true);
+    expect((await runCli(["kill-switch", "off", "--reason", "drill over", "--as", "op-admin-0001"], env())).stdout).toMatch(/released/);
+    expect((await client.call("generate_report")).structured).toMatchObject({ outcome: "completed" });
+  });
+
+  it("rejects an invalid answer carrying a canary without keeping it", async () => {
+    const bad = await connectClient(`${inject("baseUrl")}/api/mcp`, await token("user-bob-1002"), {
+      name: "e2e-engine",
+      capabilities: { elicitation: {} },
+      answer: () => ({ action: "accept", content: { environment: CANARY, format: "pdf", [CANARY]: CANARY } }),
+    });
+    const r = await bad.call("generate_report");
+    expect(r.structured).toMatchObject({ outcome: "invalid" });
+    await bad.close();
+  });
+
+  it("leaves the canary nowhere: database, logs, audit log, evidence export", async () => {
+    // Database: a full dump (PostgreSQL) or every byte of the embedded store's files (PGlite).
+    const appEnv = env();
+    if (appEnv.DATABASE_URL) {
+      const dump = execFileSync("pg_dump", ["--data-only", appEnv.DATABASE_URL], { maxBuffer: 512 * 1024 * 1024 }).toString();
+      expect(dump).toContain("generate_report");
+      expect(dump).not.toContain(CANARY);
+    } else {
+      let scanned = 0;
+      for (const file of fs.readdirSync(path.join(appEnv.DATA_DIR!, "pglite"), { recursive: true, withFileTypes: true })) {
+        if (!file.isFile()) continue;
+        const bytes = fs.readFileSync(path.join(file.parentPath, file.name));
+        scanned += bytes.length;
+        expect(bytes.includes(Buffer.from(CANARY)), `${file.name}`).toBe(false);
+      }
+      expect(scanned).toBeGreaterThan(1_000_000);
+    }
+    // Logs: everything the server printed during the run.
+    const log = fs.readFileSync(inject("serverLog"), "utf8");
+    expect(log).not.toContain(CANARY);
+    // Audit log, read through the console API by an auditor.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, inject("baseUrl"), "auditor");
+    const audit = await (await page.request.get(`${inject("baseUrl")}/api/console/audit?limit=500`)).text();
+    expect(audit).toContain("kill_switch.on");
+    expect(audit).not.toContain(CANARY);
+    await context.close();
+    // Evidence export (over the control channel when the demo holds the embedded store).
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), "eg-canary-export-"));
+    const exported = await runCli(["audit", "export", "--out", out, "--force"], appEnv);
+    expect(exported.code).toBe(0);
+    const data = fs.readFileSync(path.join(out, "audit.ndjson"), "utf8");
+    expect(data).toContain("kill_switch.off");
+    expect(data).not.toContain(CANARY);
+    expect((await runCli(["audit", "verify", out], {})).code).toBe(0);
+  });
+});
