@@ -5,6 +5,7 @@
 // field name and keyword. The answer's content is returned to the caller and kept nowhere else.
 import type { Db } from "@/db/client";
 import type { Flow } from "@/db/schema";
+import { logger } from "@/lib/log/logger";
 import { policyView } from "@/lib/policy/policy-view";
 import type { DeclaredModes } from "./capabilities";
 import type { EngineConfig } from "./config";
@@ -67,6 +68,8 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
     schemaHash: schemaHash(need.schema),
     fieldNames: Object.keys(need.schema.properties),
   };
+  // Logs carry ids, routes, field names and keywords: never content.
+  logger.info({ event: "elicitation.decided", record: draft.id, tool: draft.toolName, flow: ctx.flow.id, route: decision.route, reason: decision.reason }, "elicitation routed");
   if (decision.route !== "form") {
     await insertRecord(db, draft, "not_sent", { lint: lint.reasons.map((r) => `${r.code}:${r.field ?? "-"}`) });
     return { status: decision.route === "fallback" ? "fallback" : "blocked", recordId: draft.id, reason: decision.reason };
@@ -110,6 +113,7 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
       set: { respondedAt, validationErrors: errors },
       detail: { fields: [...new Set(errors.map((e) => e.field))], keywords: [...new Set(errors.map((e) => e.keyword))] },
     });
+    logger.info({ event: "elicitation.rejected", record: draft.id, errors }, "answer rejected");
     return { status: "invalid", recordId: draft.id, errors };
   }
   await transition(db, draft.id, { from: ["sent"], via: ["accepted"], to: "completed", actor: { type: "subject", id: ctx.subject }, set: { respondedAt }, detail: { fields: Object.keys(content) } });

@@ -181,3 +181,47 @@ describe("describe_capabilities", () => {
     await c.close();
   });
 });
+
+describe("waiting for a person", () => {
+  it("times out after the configured time and records timed_out", async () => {
+    const { subject, token } = await freshUser();
+    process.env.ELICITATION_TIMEOUT_SECONDS = "0.3";
+    try {
+      const c = await connectClient(resource, token, {
+        capabilities: { elicitation: { form: {} } },
+        answer: () => new Promise((resolve) => setTimeout(() => resolve({ action: "accept", content: VALID }), 1500)),
+      });
+      const r = await c.call("generate_report");
+      expect(r.structured).toMatchObject({ outcome: "timed_out" });
+      expect((await records(subject))[0]).toMatchObject({ state: "timed_out" });
+      await c.close();
+    } finally {
+      delete process.env.ELICITATION_TIMEOUT_SECONDS;
+    }
+  });
+
+  it("records cancelled when the client cancels the originating tools/call", async () => {
+    const { subject, token } = await freshUser();
+    const abort = new AbortController();
+    const c = await connectClient(resource, token, {
+      capabilities: { elicitation: { form: {} } },
+      answer: () => {
+        abort.abort();
+        return new Promise(() => {});
+      },
+    });
+    await expect(c.client.callTool({ name: "generate_report", arguments: {} }, undefined, { signal: abort.signal })).rejects.toThrow();
+    await expect.poll(async () => (await records(subject))[0]?.state, { timeout: 5000 }).toBe("cancelled");
+    await c.close();
+  });
+
+  it("refuses a client that cannot take a streamed response (JSON-only), since elicitation needs the stream", async () => {
+    const { token } = await freshUser();
+    const init = await fetch(resource, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "json-only", version: "1" } } }),
+    });
+    expect(init.status).toBe(406);
+  });
+});
