@@ -3,6 +3,7 @@
 import { auditCommand } from "./commands/audit-commands";
 import { migrateCommand, seedDemoCommand } from "./commands/store-commands";
 import { approvalsCommand } from "./commands/approvals-command";
+import { checkUrlCommand } from "./commands/check-url-command";
 import { killSwitchCommand } from "./commands/kill-switch-command";
 import { lintSchemaCommand } from "./commands/lint-command";
 import { UsageError } from "./errors";
@@ -18,6 +19,7 @@ commands:
   audit verify-store          re-hash the audit chain stored in the database
   kill-switch status|on|off   [--scope S] --reason TEXT [--as SUB]: stop or restore elicitation
   approvals list|approve|reject ID --reason TEXT --as SUB
+  check-url URL [--dev]       judge a URL for URL mode; exit 0 allow, 3 warn, 1 block
   lint-schema FILE            lint form params ({message, requestedSchema}); exit 0 allow, 1 block
   token --subject SUB [--tenant T] [--ttl SECONDS]
                               a short-lived MCP access token (development provider only)
@@ -31,6 +33,7 @@ export const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   "seed-demo": seedDemoCommand,
   audit: auditCommand,
   "lint-schema": lintSchemaCommand,
+  "check-url": checkUrlCommand,
   "kill-switch": killSwitchCommand,
   approvals: approvalsCommand,
   // Loaded on demand: they pull in Next.js and oidc-provider, which other commands do not need.
