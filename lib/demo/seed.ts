@@ -23,11 +23,14 @@ import { DEMO_END_USERS, DEMO_OPERATORS, DEMO_TENANTS } from "./accounts";
 import { DEMO_CLIENTS, declaredModes, type DemoClient } from "./clients";
 import { hexId, pick, seededRng, weighted, type Rng } from "./random";
 import { flowIdFor } from "@/lib/policy/flows";
+import { appUrl } from "@/lib/auth/oidc-config";
 
 const DAY = 86_400_000;
 const CHUNK = 500;
 export const DEMO_PROVIDER_ID = "demo-git";
 const SERVER_VERSION = "0.1.0";
+// Synthetic history predates this deployment's URL; it names the default demo origin.
+const DEMO_ORIGIN_PLACEHOLDER = "http://localhost:3000";
 
 type State = NewElicitationRecord["state"];
 const COVER: ReadonlyArray<{ state: State; url: boolean }> = [
@@ -52,6 +55,8 @@ const REPORT_SCHEMA_HASH = createHash("sha256").update(REPORT_FIELDS.join(",")).
 
 export interface SeedOptions {
   records?: number;
+  /** The app's public origin (APP_URL): the demo provider and the allowlisted origin hang off it. */
+  appUrl?: string;
   now?: Date;
   seed?: number;
 }
@@ -73,7 +78,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
   const now = options.now ?? new Date();
   const rng = seededRng(options.seed ?? 20261130);
   return db.transaction(async (tx) => {
-    await seedReferenceData(tx, now);
+    await seedReferenceData(tx, now, options.appUrl ?? appUrl());
     const sessions = makeSessions(rng, Math.max(8, Math.ceil(total / 12)), now);
     for (let i = 0; i < sessions.length; i += CHUNK) await tx.insert(mcpSessions).values(sessions.slice(i, i + CHUNK));
     let events = 0;
@@ -98,19 +103,21 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
   });
 }
 
-async function seedReferenceData(tx: Tx, now: Date): Promise<void> {
+async function seedReferenceData(tx: Tx, now: Date, base: string): Promise<void> {
   await tx.insert(tenants).values([...DEMO_TENANTS]);
   await tx.insert(operators).values(DEMO_OPERATORS.map((o) => ({ subject: o.subject, displayName: o.displayName, roles: [o.role] })));
   await tx.insert(providers).values({
     id: DEMO_PROVIDER_ID,
-    displayName: "Demo Git (development provider)",
-    issuer: "http://127.0.0.1:3000/dev/downstream",
+    displayName: "Demo Git",
+    issuer: `${base}/dev/downstream`,
     clientId: "elicitation-gateway",
+    // The demo provider's client secret is a development secret read from DATA_DIR/keys at use.
+    clientSecretSealed: null,
     scopes: ["openid", "repo:read"],
   });
   await tx.insert(origins).values({
-    origin: "http://127.0.0.1:3000",
-    redirectUris: ["http://127.0.0.1:3000/connect/callback"],
+    origin: base,
+    redirectUris: [`${base}/connect/callback`],
     providerId: DEMO_PROVIDER_ID,
     note: "development loopback origin",
     createdBy: DEMO_OPERATORS[0]!.subject,
@@ -130,7 +137,7 @@ async function seedReferenceData(tx: Tx, now: Date): Promise<void> {
         fingerprint: createHash("sha256").update(JSON.stringify(inputs)).digest("hex"),
         fingerprintInputs: inputs,
         retestRequired: stage !== "promoted",
-        setupUrl: workflow === "list_repositories" ? "http://127.0.0.1:3000/setup/demo-git" : null,
+        setupUrl: workflow === "list_repositories" ? `${base}/setup/demo-git` : null,
         createdAt: new Date(now.getTime() - 40 * DAY),
         updatedAt: new Date(now.getTime() - 10 * DAY),
       };
@@ -226,8 +233,8 @@ function makeRecord(rng: Rng, s: Session, now: Date, forced?: { state: State; ur
       fieldNames: url ? [] : REPORT_FIELDS,
       validationErrors: state === "validation_failed" ? [{ field: "to", keyword: "range" }] : [],
       providerId: url ? DEMO_PROVIDER_ID : null,
-      targetOrigin: url ? "http://127.0.0.1:3000" : null,
-      redirectUri: url ? "http://127.0.0.1:3000/connect/callback" : null,
+      targetOrigin: url ? DEMO_ORIGIN_PLACEHOLDER : null,
+      redirectUri: url ? `${DEMO_ORIGIN_PLACEHOLDER}/connect/callback` : null,
       expiresAt: url ? new Date(createdAt.getTime() + 10 * 60_000) : null,
       createdAt,
       sentAt: new Date(createdAt.getTime() + 5),

@@ -2,6 +2,7 @@
 // (/oidc), the RFC 9728 protected-resource metadata, and the MCP endpoint (/api/mcp).
 import { randomBytes } from "node:crypto";
 import type http from "node:http";
+import { createDownstreamApi, createDownstreamProvider, DOWNSTREAM_PREFIX } from "@/lib/auth/dev-idp/downstream";
 import { createDevIdpHandler } from "@/lib/auth/dev-idp/mount";
 import { createDevProvider } from "@/lib/auth/dev-idp/provider";
 import { createBearerVerifier, protectedResourceMetadata } from "@/lib/auth/mcp-bearer";
@@ -14,6 +15,9 @@ export type RouteHandler = (req: http.IncomingMessage, res: http.ServerResponse)
 export function createAppRoutes(db: () => Promise<Db>): RouteHandler {
   const cfg = oidcConfig();
   const devIdp = cfg.devProvider ? createDevIdpHandler(createDevProvider()) : undefined;
+  // The demo downstream provider ("Demo Git") runs wherever the development issuer does.
+  const downstream = cfg.devProvider ? createDevIdpHandler(createDownstreamProvider(), DOWNSTREAM_PREFIX, "Demo Git") : undefined;
+  const downstreamApi = cfg.devProvider ? createDownstreamApi() : undefined;
   const mcpPath = new URL(cfg.mcpResource).pathname;
   const metadata = JSON.stringify(protectedResourceMetadata(cfg.mcpResource, cfg.issuer));
   const mcp = createMcpEndpoint({
@@ -27,6 +31,12 @@ export function createAppRoutes(db: () => Promise<Db>): RouteHandler {
   return async (req, res) => {
     const path = (req.url ?? "/").split("?")[0]!;
     if (devIdp && (await devIdp(req, res))) return true;
+    if (downstreamApi && path === `${DOWNSTREAM_PREFIX}/api/repos`) {
+      const { status, body } = await downstreamApi(req.headers.authorization);
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+      return true;
+    }
+    if (downstream && (await downstream(req, res))) return true;
     if (path === "/.well-known/oauth-protected-resource" || path === `/.well-known/oauth-protected-resource${mcpPath}`) {
       res.writeHead(200, { "content-type": "application/json", "cache-control": "public, max-age=300", "access-control-allow-origin": "*" });
       res.end(metadata);

@@ -10,8 +10,8 @@ export interface DevJwks {
   keys: Array<Record<string, unknown>>;
 }
 
-export function devJwks(env: Env = process.env): DevJwks {
-  const file = path.join(dataDirFromEnv(env), "keys", "dev-oidc-jwks.json");
+export function devJwks(env: Env = process.env, name = "dev-oidc"): DevJwks {
+  const file = path.join(dataDirFromEnv(env), "keys", `${name}-jwks.json`);
   if (!fs.existsSync(file)) {
     const { privateKey } = crypto.generateKeyPairSync("rsa", { modulusLength: 2048 });
     const jwk = { ...privateKey.export({ format: "jwk" }), kid: crypto.randomBytes(8).toString("hex"), alg: "RS256", use: "sig" };
@@ -25,6 +25,6 @@ export function devJwks(env: Env = process.env): DevJwks {
   return JSON.parse(fs.readFileSync(file, "utf8")) as DevJwks;
 }
 
-export function devCookieKeys(env: Env = process.env): string[] {
-  return [devSecret("dev-oidc-cookies", env)];
+export function devCookieKeys(env: Env = process.env, name = "dev-oidc"): string[] {
+  return [devSecret(`${name}-cookies`, env)];
 }

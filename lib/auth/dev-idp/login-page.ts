@@ -3,7 +3,7 @@
 import { allDevAccounts, DEMO_PASSWORD } from "./accounts";
 import { escapeHtml } from "./provider";
 
-export function loginPage(opts: { uid: string; clientName: string; error?: string; login?: string }): string {
+export function loginPage(opts: { uid: string; clientName: string; prefix: string; title: string; error?: string; login?: string }): string {
   const accounts = allDevAccounts()
     .map((a) => `<tr><td><code>${escapeHtml(a.login)}</code></td><td>${escapeHtml(a.roles.join(", ") || "end user")}</td><td>${escapeHtml(a.tenant)}</td></tr>`)
     .join("");
@@ -12,7 +12,7 @@ export function loginPage(opts: { uid: string; clientName: string; error?: strin
 <html lang="en">
 <head>
 <meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign in: development identity provider</title>
+<title>Sign in: ${escapeHtml(opts.title)}</title>
 <style>
 body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#0f172a;background:#fff}
 label{display:block;margin-top:1rem;font-weight:600}
@@ -28,17 +28,17 @@ table{border-collapse:collapse;margin-top:.5rem}td,th{border-bottom:1px solid #c
 </head>
 <body>
 <main>
-<h1>Sign in</h1>
-<p class="note">Development identity provider. Not for production. Every demo account's password is <code>${DEMO_PASSWORD}</code>.</p>
+<h1>Sign in to ${escapeHtml(opts.title)}</h1>
+<p class="note">A development provider. Not for production. Every demo account's password is <code>${DEMO_PASSWORD}</code>.</p>
 <p><strong>${escapeHtml(opts.clientName)}</strong> asks you to sign in.</p>
 ${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ""}
-<form method="post" action="/oidc/interaction/${uid}/login">
+<form method="post" action="${opts.prefix}/interaction/${uid}/login">
 <label for="login">Login</label>
 <input id="login" name="login" autocomplete="username" required autofocus value="${escapeHtml(opts.login ?? "")}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
-<a class="button" href="/oidc/interaction/${uid}/abort">Cancel</a>
+<a class="button" href="${opts.prefix}/interaction/${uid}/abort">Cancel</a>
 </form>
 <h2>Demo accounts</h2>
 <table><thead><tr><th scope="col">Login</th><th scope="col">Role</th><th scope="col">Tenant</th></tr></thead><tbody>${accounts}</tbody></table>

@@ -24,23 +24,23 @@ function html(res: http.ServerResponse, status: number, body: string): void {
   res.end(body);
 }
 
-/** Returns true when the request belonged to the development provider and was answered. */
-export function createDevIdpHandler(provider: Provider) {
+/** Returns true when the request belonged to the provider mounted at `prefix` and was answered. */
+export function createDevIdpHandler(provider: Provider, prefix = "/oidc", title = "development identity provider") {
   const callback = provider.callback();
+  const interactionPath = new RegExp(`^${prefix}/interaction/([A-Za-z0-9_-]+)(?:/(login|abort))?$`);
+  const wellKnown = [`/.well-known/oauth-authorization-server${prefix}`, `/.well-known/openid-configuration${prefix}`];
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> => {
     const url = new URL(req.url ?? "/", "http://internal");
-    if (url.pathname === "/.well-known/oauth-authorization-server/oidc" || url.pathname === "/.well-known/openid-configuration/oidc") {
-      req.url = "/oidc/.well-known/openid-configuration";
-    }
-    const interaction = /^\/oidc\/interaction\/([A-Za-z0-9_-]+)(?:\/(login|abort))?$/.exec(url.pathname);
+    if (wellKnown.includes(url.pathname)) req.url = `${prefix}/.well-known/openid-configuration`;
+    const interaction = interactionPath.exec(url.pathname);
     if (interaction) {
-      await handleInteraction(provider, req, res, interaction[2]);
+      await handleInteraction(provider, req, res, interaction[2], prefix, title);
       return true;
     }
-    if (req.url === "/oidc" || req.url?.startsWith("/oidc/") || req.url?.startsWith("/oidc?")) {
+    if (req.url === prefix || req.url?.startsWith(`${prefix}/`) || req.url?.startsWith(`${prefix}?`)) {
       // oidc-provider derives its mount path from originalUrl minus url (as under Express).
       (req as http.IncomingMessage & { originalUrl?: string }).originalUrl = req.url;
-      req.url = req.url.slice("/oidc".length) || "/";
+      req.url = req.url.slice(prefix.length) || "/";
       callback(req, res);
       return true;
     }
@@ -48,7 +48,7 @@ export function createDevIdpHandler(provider: Provider) {
   };
 }
 
-async function handleInteraction(provider: Provider, req: http.IncomingMessage, res: http.ServerResponse, action: string | undefined): Promise<void> {
+async function handleInteraction(provider: Provider, req: http.IncomingMessage, res: http.ServerResponse, action: string | undefined, prefix: string, title: string): Promise<void> {
   let details;
   try {
     details = await provider.interactionDetails(req, res);
@@ -64,14 +64,14 @@ async function handleInteraction(provider: Provider, req: http.IncomingMessage, 
   }
   if (details.prompt.name === "login") {
     if (action !== "login" || req.method !== "POST") {
-      html(res, 200, loginPage({ uid: details.uid, clientName }));
+      html(res, 200, loginPage({ uid: details.uid, clientName, prefix, title }));
       return;
     }
     const form = await readForm(req);
     const account = checkLogin(form.get("login") ?? "", form.get("password") ?? "");
     if (!account) {
       logger.info({ event: "dev_idp.login_failed" }, "development sign-in refused");
-      html(res, 401, loginPage({ uid: details.uid, clientName, error: "Unknown login or wrong password.", login: form.get("login") ?? "" }));
+      html(res, 401, loginPage({ uid: details.uid, clientName, prefix, title, error: "Unknown login or wrong password.", login: form.get("login") ?? "" }));
       return;
     }
     await provider.interactionFinished(req, res, { login: { accountId: account.subject } }, { mergeWithLastSubmission: false });

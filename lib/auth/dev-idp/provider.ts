@@ -12,34 +12,31 @@ export const CTL_CLIENT_ID = "ctl";
 export const MCP_SCOPE = "mcp";
 const ACCESS_TOKEN_TTL = 3600;
 
-export function resourceServerInfo(mcpResource: string, ttl = ACCESS_TOKEN_TTL) {
-  return { scope: MCP_SCOPE, audience: mcpResource, accessTokenFormat: "jwt" as const, accessTokenTTL: ttl, jwt: { sign: { alg: "RS256" as const } } };
+export function resourceServerInfo(resource: string, ttl = ACCESS_TOKEN_TTL, scope = MCP_SCOPE) {
+  return { scope, audience: resource, accessTokenFormat: "jwt" as const, accessTokenTTL: ttl, jwt: { sign: { alg: "RS256" as const } } };
 }
 
-export function createDevProvider(env: Env = process.env): Provider {
-  const cfg = oidcConfig(env);
-  if (!cfg.devProvider) throw new Error("the development identity provider is not in use (OIDC_ISSUER is set)");
+export interface ProviderSpec {
+  issuer: string;
+  prefix: string;
+  keyName: string;
+  clients: Configuration["clients"];
+  resource: string;
+  scope: string;
+  env: Env;
+}
+
+// Shared by the authoritative development issuer and the demo downstream provider.
+export function createProviderFor(spec: ProviderSpec): Provider {
   const configuration: Configuration = {
-    clients: [
-      {
-        client_id: DEV_CONSOLE_CLIENT_ID,
-        client_secret: cfg.clientSecret,
-        redirect_uris: [`${cfg.appUrl}/api/auth/callback/oidc`],
-        post_logout_redirect_uris: [cfg.appUrl, `${cfg.appUrl}/signed-out`],
-        grant_types: ["authorization_code"],
-        response_types: ["code"],
-        token_endpoint_auth_method: "client_secret_basic",
-      },
-      // Used only to mint tokens in-process for `ctl token`; it has no redirect and no grant type.
-      { client_id: CTL_CLIENT_ID, token_endpoint_auth_method: "none", redirect_uris: [], grant_types: [], response_types: [] },
-    ],
-    jwks: devJwks(env) as Configuration["jwks"],
-    cookies: { keys: devCookieKeys(env) },
+    clients: spec.clients,
+    jwks: devJwks(spec.env, spec.keyName) as Configuration["jwks"],
+    cookies: { keys: devCookieKeys(spec.env, spec.keyName) },
     // Put name, roles and tenant in the ID token itself (not only at userinfo): the console reads
     // them from the signed, nonce-bound ID token.
     conformIdTokenClaims: false,
     claims: { openid: ["sub"], profile: ["name"], roles: ["roles"], tenant: ["tenant"] },
-    scopes: ["openid", "profile", "roles", "tenant", MCP_SCOPE],
+    scopes: ["openid", "profile", "roles", "tenant", spec.scope],
     async findAccount(_ctx, id) {
       const account = accountBySubject(id);
       if (!account) return undefined;
@@ -65,11 +62,11 @@ export function createDevProvider(env: Env = process.env): Provider {
       const grant = existing ? await ctx.oidc.provider.Grant.find(existing) : undefined;
       const g = grant ?? new ctx.oidc.provider.Grant({ accountId, clientId: oidc.client.clientId });
       const scope = String(oidc.params?.scope ?? "openid");
-      const oidcScopes = scope.split(" ").filter((s) => s && s !== MCP_SCOPE);
+      const oidcScopes = scope.split(" ").filter((s) => s && s !== spec.scope);
       if (oidcScopes.length) g.addOIDCScope(oidcScopes.join(" "));
       const resource = oidc.params?.resource;
       for (const r of Array.isArray(resource) ? resource : resource ? [resource] : []) {
-        if (r === cfg.mcpResource) g.addResourceScope(r, MCP_SCOPE);
+        if (r === spec.resource) g.addResourceScope(r, spec.scope);
       }
       await g.save();
       return g;
@@ -84,13 +81,13 @@ export function createDevProvider(env: Env = process.env): Provider {
         defaultResource: async (_ctx, _client, oneOf) => oneOf ?? undefined,
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx, resourceIndicator) => {
-          // Only this MCP endpoint is a resource here: tokens for anything else are not issued.
-          if (resourceIndicator !== cfg.mcpResource) throw new errors.InvalidTarget();
-          return resourceServerInfo(cfg.mcpResource);
+          // Only this provider's own resource: tokens for anything else are not issued.
+          if (resourceIndicator !== spec.resource) throw new errors.InvalidTarget();
+          return resourceServerInfo(spec.resource, ACCESS_TOKEN_TTL, spec.scope);
         },
       },
     },
-    interactions: { url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}` },
+    interactions: { url: (_ctx, interaction) => `${spec.prefix}/interaction/${interaction.uid}` },
     pkce: { required: () => true },
     ttl: { AccessToken: ACCESS_TOKEN_TTL, AuthorizationCode: 60, IdToken: 3600, Interaction: 600, Session: 8 * 3600, Grant: 8 * 3600 },
     renderError: async (ctx, out) => {
@@ -98,10 +95,36 @@ export function createDevProvider(env: Env = process.env): Provider {
       ctx.body = `<!doctype html><html lang="en"><head><title>Sign-in error</title></head><body><main><h1>Sign-in error</h1><p>${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ""))}</p></main></body></html>`;
     },
   };
-  const provider = new Provider(cfg.issuer, configuration);
+  const provider = new Provider(spec.issuer, configuration);
   // Behind a TLS-terminating proxy the app sees plain HTTP; trust X-Forwarded-* there.
-  provider.proxy = env.TRUST_PROXY === "true";
+  provider.proxy = spec.env.TRUST_PROXY === "true";
   return provider;
+}
+
+export function createDevProvider(env: Env = process.env): Provider {
+  const cfg = oidcConfig(env);
+  if (!cfg.devProvider) throw new Error("the development identity provider is not in use (OIDC_ISSUER is set)");
+  return createProviderFor({
+    issuer: cfg.issuer,
+    prefix: "/oidc",
+    keyName: "dev-oidc",
+    env,
+    resource: cfg.mcpResource,
+    scope: MCP_SCOPE,
+    clients: [
+      {
+        client_id: DEV_CONSOLE_CLIENT_ID,
+        client_secret: cfg.clientSecret,
+        redirect_uris: [`${cfg.appUrl}/api/auth/callback/oidc`],
+        post_logout_redirect_uris: [cfg.appUrl, `${cfg.appUrl}/signed-out`],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_basic",
+      },
+      // Used only to mint tokens in-process for `ctl token`; it has no redirect and no grant type.
+      { client_id: CTL_CLIENT_ID, token_endpoint_auth_method: "none", redirect_uris: [], grant_types: [], response_types: [] },
+    ],
+  });
 }
 
 export function escapeHtml(s: string): string {
