@@ -14,6 +14,8 @@ export const AUDIT_ACTIONS = {
   recordLateCallback: "record.late_callback",
   connectMismatch: "connect.mismatch",
   connectCompleted: "connect.completed",
+  connectRefused: "connect.refused",
+  connectDecided: "connect.decided",
   flowPromotionRequested: "flow.promotion_requested",
   flowPromoted: "flow.promoted",
   flowRolledBack: "flow.rolled_back",

@@ -23,7 +23,15 @@ export class WireRefusedError extends Error {
   }
 }
 
+export interface UrlAnswer {
+  action: "accept" | "decline" | "cancel";
+  /** A URL-mode result carries no content; if a client sent some anyway, it was dropped. */
+  droppedContent: boolean;
+}
+
 export interface WireAdapter {
   /** Sends a form elicitation and waits for the answer. Throws the Wire* errors above. */
   askForm(params: { message: string; requestedSchema: FormSchema }, options: { timeoutMs: number }): Promise<FormAnswer>;
+  /** Sends a URL elicitation; `accept` means only that the user agreed to open the link. */
+  askUrl(params: { message: string; elicitationId: string; url: string }, options: { timeoutMs: number }): Promise<UrlAnswer>;
 }

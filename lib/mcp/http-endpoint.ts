@@ -10,6 +10,7 @@ import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIO
 import type { Db } from "@/db/client";
 import { BearerError, bearerChallenge, type McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { logger } from "@/lib/log/logger";
+import { liveSessions } from "./live-sessions";
 import { buildMcpServer } from "./server";
 import { closeSession, recordSession } from "./session-records";
 
@@ -21,8 +22,7 @@ interface LiveSession {
   principal: McpPrincipal;
 }
 
-const holder = globalThis as typeof globalThis & { __mcpSessions?: Map<string, LiveSession> };
-const sessions = (holder.__mcpSessions ??= new Map());
+const sessions = liveSessions<LiveSession>();
 
 export interface McpEndpointOptions {
   verify: (authorization: string | undefined) => Promise<McpPrincipal>;

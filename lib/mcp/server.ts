@@ -6,7 +6,8 @@ import type { Db } from "@/db/client";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { declaredModes } from "@/lib/elicitation/capabilities";
 import { engineConfig } from "@/lib/elicitation/config";
-import { askForm } from "@/lib/elicitation/engine";
+import { askForm, type AskContext } from "@/lib/elicitation/engine";
+import { ensureGrant } from "@/lib/connect/grant";
 import { ensureFlow } from "@/lib/policy/flows";
 import { describeCapabilities } from "@/lib/workflows/describe-capabilities";
 import { WORKFLOWS } from "@/lib/workflows/registry";
@@ -62,17 +63,15 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
       const session = { id: ctx.sessionId() ?? null, clientName, clientVersion: client?.version ?? "unknown", protocolVersion: ctx.protocolVersion(), modes };
       const wire = wire20251125(server, { requestId: extra.requestId, signal: extra.signal, protocolVersion: session.protocolVersion });
       const config = engineConfig();
+      const ask: AskContext = { db: ctx.db, subject: ctx.principal.subject, tenantId: ctx.principal.tenant, session, request: { method: "tools/call", id: String(extra.requestId), toolName: wf.name }, flow, wire, config };
       const runtime: WorkflowRuntime = {
         db: ctx.db,
         subject: ctx.principal.subject,
         tenantId: ctx.principal.tenant,
         session,
         flow,
-        askForm: (need) =>
-          askForm(
-            { db: ctx.db, subject: ctx.principal.subject, tenantId: ctx.principal.tenant, session, request: { method: "tools/call", id: String(extra.requestId), toolName: wf.name }, flow, wire, config },
-            need,
-          ),
+        askForm: (need) => askForm(ask, need),
+        ensureGrant: (need) => ensureGrant(ask, need),
       };
       return wf.run(runtime);
     });

@@ -7,24 +7,31 @@ import { ElicitResultSchema, ErrorCode, McpError, type RequestId } from "@modelc
 import { WireAbortedError, WireRefusedError, WireTimeoutError, type FormAnswer, type WireAdapter } from "@/lib/elicitation/wire";
 
 export function wire20251125(server: McpServer, origin: { requestId: RequestId; signal: AbortSignal; protocolVersion: string }): WireAdapter {
+  const send = async (params: Record<string, unknown>, timeoutMs: number) => {
+    try {
+      return await server.server.request({ method: "elicitation/create", params: params as never }, ElicitResultSchema, {
+        relatedRequestId: origin.requestId,
+        signal: origin.signal,
+        timeout: timeoutMs,
+        maxTotalTimeout: timeoutMs,
+      });
+    } catch (err) {
+      if (origin.signal.aborted) throw new WireAbortedError("the originating request was cancelled");
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) throw new WireTimeoutError("no answer within the timeout");
+      if (err instanceof McpError) throw new WireRefusedError(err.code);
+      throw err;
+    }
+  };
   return {
     async askForm(params, options) {
       // `mode` arrived with 2025-11-25; an older client gets the params it knows (absent = form).
       const withMode = origin.protocolVersion >= "2025-11-25" ? { mode: "form" as const, ...params } : params;
-      try {
-        const result = await server.server.request({ method: "elicitation/create", params: withMode }, ElicitResultSchema, {
-          relatedRequestId: origin.requestId,
-          signal: origin.signal,
-          timeout: options.timeoutMs,
-          maxTotalTimeout: options.timeoutMs,
-        });
-        return { action: result.action, content: result.content as FormAnswer["content"] };
-      } catch (err) {
-        if (origin.signal.aborted) throw new WireAbortedError("the originating request was cancelled");
-        if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) throw new WireTimeoutError("no answer within the timeout");
-        if (err instanceof McpError) throw new WireRefusedError(err.code);
-        throw err;
-      }
+      const result = await send(withMode, options.timeoutMs);
+      return { action: result.action, content: result.content as FormAnswer["content"] };
+    },
+    async askUrl(params, options) {
+      const result = await send({ mode: "url", ...params }, options.timeoutMs);
+      return { action: result.action, droppedContent: result.content !== undefined && Object.keys(result.content).length > 0 };
     },
   };
 }

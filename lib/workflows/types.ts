@@ -6,7 +6,8 @@ import type { Db } from "@/db/client";
 import type { Flow } from "@/db/schema";
 import type { AskOutcome } from "@/lib/elicitation/engine";
 import type { DeclaredModes } from "@/lib/elicitation/capabilities";
-import type { FieldNeed, Need } from "@/lib/elicitation/needs";
+import type { FieldNeed, Need, SecretNeed } from "@/lib/elicitation/needs";
+import type { GrantOutcome } from "@/lib/connect/grant";
 
 export interface WorkflowRuntime {
   db: Db;
@@ -16,6 +17,8 @@ export interface WorkflowRuntime {
   flow: Flow;
   /** Ask for non-secret fields in a form (or get the router's refusal). */
   askForm(need: FieldNeed): Promise<AskOutcome>;
+  /** Obtain (or reuse) a credential or grant through URL mode, never a form. */
+  ensureGrant(need: SecretNeed): Promise<GrantOutcome>;
 }
 
 export interface WorkflowDefinition {

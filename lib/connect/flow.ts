@@ -1,0 +1,149 @@
+// The connect flow behind /connect/{id}: prove the browser user is the user who triggered the
+// request, then (only on Continue) send them to the provider; the callback checks everything again
+// and puts the credential in the vault. Every refusal attaches nothing and is audited.
+import { createHash, createHmac, randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { elicitationRecords, type ElicitationRecord } from "@/db/schema";
+import { AUDIT_ACTIONS } from "@/lib/audit/actions";
+import { appendAudit } from "@/lib/audit/writer";
+import { devSecret } from "@/lib/auth/oidc-config";
+import { notifyElicitationComplete } from "@/lib/mcp/live-sessions";
+import { getRecord, transition } from "@/lib/elicitation/records";
+import { logger } from "@/lib/log/logger";
+import { openBlob, sealBlob, vaultKey } from "@/lib/vault/vault";
+import { connectConfig } from "./config";
+import { storeConnection } from "./connections";
+import { authorizationUrl, exchangeCode } from "./oauth-client";
+import { providerInfo } from "./registry";
+
+export type Problem = "not_found" | "mismatch" | "expired" | "revoked" | "used" | "finished";
+export interface BrowserUser {
+  sub: string;
+  tenant: string | null;
+}
+
+export const PROBLEM_TEXT: Record<Problem, string> = {
+  not_found: "This connect link is not valid.",
+  mismatch: "This link was started by a different account. Nothing was connected. If someone sent you this link, do not use it.",
+  expired: "This connect link has expired. Nothing was connected; ask your MCP client again.",
+  revoked: "This connect link was revoked by an operator. Nothing was connected.",
+  used: "This connect link was already used. Nothing new was connected.",
+  finished: "This request is already finished. Nothing new was connected.",
+};
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+
+async function refuse(db: Db, user: BrowserUser, record: ElicitationRecord | undefined, id: string, problem: Problem): Promise<{ ok: false; problem: Problem }> {
+  await db.transaction((tx) =>
+    appendAudit(tx, { actorType: "subject", actorId: user.sub, action: problem === "mismatch" ? AUDIT_ACTIONS.connectMismatch : AUDIT_ACTIONS.connectRefused, targetType: "elicitation", targetId: record?.id ?? id.slice(0, 64), detail: { problem } }),
+  );
+  return { ok: false, problem };
+}
+
+/** Checks a record against the browser user; expires it on the way if its time is up. */
+async function check(db: Db, id: string, user: BrowserUser, allowed: ElicitationRecord["state"][]): Promise<{ ok: true; record: ElicitationRecord } | { ok: false; problem: Problem }> {
+  const record = /^[0-9a-f]{32}$/.test(id) ? await getRecord(db, id) : undefined;
+  if (!record || record.mode !== "url") return refuse(db, user, undefined, id, "not_found");
+  // Identity first: another user learns nothing about the record's state.
+  if (record.subject !== user.sub || (user.tenant !== null && record.tenantId !== user.tenant)) return refuse(db, user, record, id, "mismatch");
+  if (record.state === "revoked") return refuse(db, user, record, id, "revoked");
+  if (record.expiresAt && record.expiresAt.getTime() <= Date.now()) {
+    await transition(db, record.id, { from: ["sent", "accepted", "opened"], to: "expired", reason: "link expired" });
+    return refuse(db, user, record, id, "expired");
+  }
+  if (record.state === "expired") return refuse(db, user, record, id, "expired");
+  if (!allowed.includes(record.state)) return refuse(db, user, record, id, record.state === "opened" ? "used" : "finished");
+  return { ok: true, record };
+}
+
+export async function connectView(db: Db, id: string, user: BrowserUser) {
+  const checked = await check(db, id, user, ["sent", "accepted"]);
+  if (!checked.ok) return checked;
+  const { record } = checked;
+  const provider = await providerInfo(db, record.providerId!);
+  return {
+    ok: true as const,
+    view: { id: record.id, purpose: record.purpose, clientName: record.clientName, tool: record.toolName, providerName: provider.displayName, providerUrl: provider.issuer, expiresAt: record.expiresAt! },
+  };
+}
+
+function nonceFor(id: string, state: string): string {
+  // Derived, so only its hash needs storing: the callback recomputes it from the returned state.
+  return createHmac("sha256", devSecret("connect-nonce")).update(`${id}.${state}`).digest("base64url");
+}
+
+/** Continue: single use. Returns the provider's authorization URL. */
+export async function continueConnect(db: Db, id: string, user: BrowserUser): Promise<{ ok: true; location: string } | { ok: false; problem: Problem }> {
+  const checked = await check(db, id, user, ["sent", "accepted"]);
+  if (!checked.ok) return checked;
+  const cfg = connectConfig();
+  const provider = await providerInfo(db, checked.record.providerId!);
+  const state = randomBytes(32).toString("base64url");
+  const nonce = nonceFor(id, state);
+  const verifier = randomBytes(48).toString("base64url");
+  const moved = await transition(db, id, {
+    from: ["sent", "accepted"],
+    to: "opened",
+    actor: { type: "subject", id: user.sub },
+    set: { stateHash: sha256(state), nonceHash: sha256(nonce), pkceVerifierSealed: sealBlob(vaultKey(), `pkce:${id}`, verifier) },
+  });
+  if (!moved) return refuse(db, user, checked.record, id, "used");
+  const url = await authorizationUrl(provider, cfg.dev, { redirectUri: checked.record.redirectUri!, state, nonce, verifier });
+  return { ok: true, location: url.toString() };
+}
+
+export async function declineConnect(db: Db, id: string, user: BrowserUser, action: "decline" | "cancel") {
+  const checked = await check(db, id, user, ["sent", "accepted"]);
+  if (!checked.ok) return checked;
+  await transition(db, id, { from: ["sent", "accepted"], to: action === "decline" ? "declined" : "cancelled", actor: { type: "subject", id: user.sub }, reason: `${action} on the connect page` });
+  return { ok: true as const };
+}
+
+export type CallbackResult = { ok: true; providerName: string; created: boolean } | { ok: false; problem: Problem | "refused" };
+
+/** The provider's redirect back. Completes the record (server-side, the only way it completes). */
+export async function completeCallback(db: Db, query: URLSearchParams, user: BrowserUser): Promise<CallbackResult> {
+  const state = query.get("state");
+  const [record] = state ? await db.select().from(elicitationRecords).where(eq(elicitationRecords.stateHash, sha256(state))).limit(1) : [];
+  if (!record || !state) {
+    await db.transaction((tx) => appendAudit(tx, { actorType: "subject", actorId: user.sub, action: AUDIT_ACTIONS.connectRefused, targetType: "elicitation", targetId: "unknown", detail: { problem: "unknown_state" } }));
+    return { ok: false, problem: "not_found" };
+  }
+  if (record.subject !== user.sub || (user.tenant !== null && record.tenantId !== user.tenant)) return refuse(db, user, record, record.id, "mismatch");
+  if (record.state !== "opened" || (record.expiresAt && record.expiresAt.getTime() <= Date.now())) {
+    // Late (revoked or expired) or replayed (already completed): attach nothing, record it.
+    if (record.state === "opened") await transition(db, record.id, { from: ["opened"], to: "expired", reason: "callback after expiry" });
+    if (record.state !== "completed") {
+      await db.update(elicitationRecords).set({ lateCallbackAt: new Date() }).where(eq(elicitationRecords.id, record.id));
+      await db.transaction((tx) => appendAudit(tx, { actorType: "subject", actorId: user.sub, action: AUDIT_ACTIONS.recordLateCallback, targetType: "elicitation", targetId: record.id, detail: { state: record.state === "opened" ? "expired" : record.state } }));
+      return { ok: false, problem: record.state === "revoked" ? "revoked" : "expired" };
+    }
+    return refuse(db, user, record, record.id, "used");
+  }
+  const cfg = connectConfig();
+  const provider = await providerInfo(db, record.providerId!);
+  const callbackUrl = new URL(record.redirectUri!);
+  callbackUrl.search = query.toString();
+  let tokens;
+  try {
+    const verifier = openBlob(vaultKey(), `pkce:${record.id}`, record.pkceVerifierSealed!);
+    tokens = await exchangeCode(provider, cfg.dev, { callbackUrl, redirectUri: record.redirectUri!, state, nonce: nonceFor(record.id, state), verifier });
+  } catch (err) {
+    // Keywords only: provider error bodies can echo codes.
+    logger.warn({ event: "connect.exchange_failed", record: record.id, error: err instanceof Error ? err.name : "error" }, "code exchange refused");
+    await transition(db, record.id, { from: ["opened"], to: "failed", reason: "the provider's answer did not pass the checks" });
+    await db.transaction((tx) => appendAudit(tx, { actorType: "subject", actorId: user.sub, action: AUDIT_ACTIONS.connectRefused, targetType: "elicitation", targetId: record.id, detail: { problem: "exchange_failed" } }));
+    return { ok: false, problem: "refused" };
+  }
+  const scope = tokens.scope ?? provider.scopes.join(" ");
+  const binding = { subject: record.subject, tenantId: record.tenantId, providerId: provider.id, scope };
+  const result = await db.transaction(async (tx) => {
+    const stored = await storeConnection(tx, binding, { access_token: tokens.access_token, refresh_token: tokens.refresh_token, expires_at: tokens.expires_in ? Math.floor(Date.now() / 1000) + tokens.expires_in : undefined, scope }, record.id);
+    await appendAudit(tx, { actorType: "subject", actorId: record.subject, action: AUDIT_ACTIONS.connectCompleted, targetType: "elicitation", targetId: record.id, detail: { provider: provider.id, connection: stored.id, new_grant: stored.created } });
+    return stored;
+  });
+  await transition(db, record.id, { from: ["opened"], to: "completed", actor: { type: "system", id: "connect-callback" }, detail: { connection: result.id, new_grant: result.created } });
+  await notifyElicitationComplete(record.sessionId, record.id);
+  return { ok: true, providerName: provider.displayName, created: result.created };
+}

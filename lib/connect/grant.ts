@@ -1,0 +1,132 @@
+// The engine's URL-mode step for credentials, payments and third-party grants. Reconciles first,
+// so a retried call never creates a second grant: an active connection is used; a pending,
+// unexpired record for the same owner, tool and provider is offered again (same id); only then is
+// a new record written and a URL elicitation sent. Nothing secret ever passes through the client.
+import { and, desc, eq, gt, inArray } from "drizzle-orm";
+import { elicitationRecords } from "@/db/schema";
+import type { AskContext } from "@/lib/elicitation/engine";
+import { countPreventedRepeat, recentRefusal } from "@/lib/elicitation/cooldown";
+import type { SecretNeed } from "@/lib/elicitation/needs";
+import { insertRecord, newRecordId, transition } from "@/lib/elicitation/records";
+import { decideRoute } from "@/lib/elicitation/router";
+import { WireAbortedError, WireTimeoutError } from "@/lib/elicitation/wire";
+import { logger } from "@/lib/log/logger";
+import { policyView } from "@/lib/policy/policy-view";
+import { checkUrl } from "@/lib/policy/url-check";
+import { connectConfig } from "./config";
+import { activeConnection } from "./connections";
+import { assertRedirectAllowed, providerInfo, RegistryError } from "./registry";
+
+export type GrantOutcome =
+  | { status: "connected"; connectionId: number }
+  | { status: "pending"; recordId: string; reused: boolean }
+  | { status: "declined" | "cancelled" | "timed_out"; recordId: string }
+  | { status: "repeat_prevented"; recordId: string; previous: "declined" | "cancelled" }
+  | { status: "blocked" | "fallback" | "failed"; recordId: string; reason: string };
+
+export async function ensureGrant(ctx: AskContext, need: SecretNeed): Promise<GrantOutcome> {
+  const { db } = ctx;
+  if (!need.providerId) throw new Error(`${need.key}: a grant needs a provider`);
+  const existing = await activeConnection(db, { subject: ctx.subject, tenantId: ctx.tenantId, providerId: need.providerId });
+  if (existing) return { status: "connected", connectionId: existing.id };
+
+  const cfg = connectConfig();
+  const [pending] = await db
+    .select()
+    .from(elicitationRecords)
+    .where(
+      and(
+        eq(elicitationRecords.subject, ctx.subject),
+        eq(elicitationRecords.tenantId, ctx.tenantId),
+        eq(elicitationRecords.toolName, ctx.request.toolName),
+        eq(elicitationRecords.providerId, need.providerId),
+        inArray(elicitationRecords.state, ["sent", "accepted", "opened"]),
+        gt(elicitationRecords.expiresAt, new Date()),
+      ),
+    )
+    .orderBy(desc(elicitationRecords.createdAt))
+    .limit(1);
+  if (pending) {
+    // Offer the same link again (unless the user is already at the provider); never a new record.
+    if (pending.state !== "opened" && ctx.session.modes.url) {
+      await offer(ctx, pending.id, cfg.connectUrl(pending.id), need, true).catch(() => undefined);
+    }
+    return { status: "pending", recordId: pending.id, reused: true };
+  }
+
+  const earlier = await recentRefusal(db, { subject: ctx.subject, tenantId: ctx.tenantId, toolName: ctx.request.toolName, cooldownMs: ctx.config.cooldownMs });
+  if (earlier) {
+    await countPreventedRepeat(db, earlier.id);
+    return { status: "repeat_prevented", recordId: earlier.id, previous: earlier.state as "declined" | "cancelled" };
+  }
+
+  const id = newRecordId();
+  const connectUrl = cfg.connectUrl(id);
+  let decision = decideRoute(need, ctx.session.modes, await policyView(db, ctx.flow, ctx.subject));
+  let provider;
+  if (decision.route === "url") {
+    try {
+      provider = await providerInfo(db, need.providerId);
+      await assertRedirectAllowed(db, cfg.redirectUri);
+      const verdict = checkUrl(connectUrl, { dev: cfg.dev });
+      if (verdict.verdict !== "allow") decision = { route: "blocked", reason: `connect URL refused by the URL check: ${verdict.reasons.map((r) => r.code).join(", ")}` };
+    } catch (err) {
+      if (!(err instanceof RegistryError)) throw err;
+      decision = { route: "blocked", reason: err.message };
+    }
+  }
+  logger.info({ event: "elicitation.decided", record: id, tool: ctx.request.toolName, flow: ctx.flow.id, route: decision.route, reason: decision.reason }, "grant routed");
+  const draft = {
+    id,
+    mode: "url" as const,
+    needKind: need.kind,
+    subject: ctx.subject,
+    tenantId: ctx.tenantId,
+    sessionId: ctx.session.id,
+    clientName: ctx.session.clientName,
+    clientVersion: ctx.session.clientVersion,
+    protocolVersion: ctx.session.protocolVersion,
+    requestMethod: ctx.request.method,
+    requestId: ctx.request.id,
+    toolName: ctx.request.toolName,
+    flowId: ctx.flow.id,
+    purpose: need.purpose,
+    routeDecision: decision.route,
+    routeReason: decision.reason,
+    providerId: need.providerId,
+    targetOrigin: new URL(connectUrl).origin,
+    redirectUri: cfg.redirectUri,
+    expiresAt: new Date(Date.now() + cfg.ttlMs),
+  };
+  if (decision.route !== "url") {
+    await insertRecord(db, draft, "not_sent");
+    return { status: decision.route === "fallback" ? "fallback" : "blocked", recordId: id, reason: decision.reason };
+  }
+  await insertRecord(db, draft, "sent", { provider: need.providerId });
+  return offer(ctx, id, connectUrl, need, false, provider!.displayName);
+}
+
+async function offer(ctx: AskContext, id: string, url: string, need: SecretNeed, reused: boolean, providerName = need.providerId): Promise<GrantOutcome> {
+  let answer;
+  try {
+    answer = await ctx.wire.askUrl({ message: `${need.purpose}. Open the link to connect ${providerName} in your browser; you will sign in there, not here.`, elicitationId: id, url }, { timeoutMs: ctx.config.formTimeoutMs });
+  } catch (err) {
+    if (reused) throw err;
+    if (err instanceof WireTimeoutError) {
+      await transition(ctx.db, id, { from: ["sent"], to: "timed_out", reason: "no answer within the timeout" });
+      return { status: "timed_out", recordId: id };
+    }
+    const reason = err instanceof WireAbortedError ? "the originating request was cancelled" : "the client refused the URL request";
+    await transition(ctx.db, id, { from: ["sent"], to: err instanceof WireAbortedError ? "cancelled" : "failed", reason });
+    return err instanceof WireAbortedError ? { status: "cancelled", recordId: id } : { status: "failed", recordId: id, reason };
+  }
+  const set = { respondedAt: new Date(), ...(answer.droppedContent ? { droppedContentCount: 1 } : {}) };
+  if (answer.action === "accept") {
+    // Consent to open the link, nothing more: only the server-side callback completes the record.
+    await transition(ctx.db, id, { from: ["sent"], to: "accepted", actor: { type: "subject", id: ctx.subject }, set, detail: { content_dropped: answer.droppedContent } });
+    return { status: "pending", recordId: id, reused };
+  }
+  const to = answer.action === "decline" ? "declined" : "cancelled";
+  await transition(ctx.db, id, { from: ["sent", "accepted"], to, actor: { type: "subject", id: ctx.subject }, set });
+  return { status: to, recordId: id };
+}

@@ -1,0 +1,39 @@
+// list_repositories: needs a grant from the demo downstream provider. Connected: the workflow calls
+// the provider's API server-side with the vaulted token (the token never reaches the client or the
+// model). Not connected and URL mode declared: a URL elicitation. No URL mode: the fallback (a
+// setup link outside the workflow, or a refusal), never a form.
+import type { SecretNeed } from "@/lib/elicitation/needs";
+import { engineConfig } from "@/lib/elicitation/config";
+import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
+import { connectionTokens } from "@/lib/connect/connections";
+import { DEMO_PROVIDER_ID } from "@/lib/demo/seed";
+import { downstreamConnections } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import { unansweredResult } from "./outcome-result";
+import { defineWorkflow, textResult } from "./types";
+
+export const demoGitGrant: SecretNeed = { kind: "grant", key: "demo_git", purpose: "Read your repositories on Demo Git", providerId: DEMO_PROVIDER_ID };
+
+export const listRepositories = defineWorkflow({
+  name: "list_repositories",
+  title: "List your repositories",
+  description: "Lists your repositories on Demo Git. The first time, it asks you to connect Demo Git in your browser (URL mode).",
+  needs: [demoGitGrant],
+  async run(rt) {
+    const outcome = await rt.ensureGrant(demoGitGrant);
+    if (outcome.status === "pending") {
+      return textResult("Connect Demo Git in your browser using the link your client showed, then call list_repositories again. Nothing was done yet.", { outcome: "connect_pending", elicitationId: outcome.recordId, reused: outcome.reused });
+    }
+    if (outcome.status !== "connected") {
+      const cooldownMinutes = Math.round(engineConfig().cooldownMs / 60_000);
+      if (outcome.status === "failed") return unansweredResult({ status: "failed", recordId: outcome.recordId, reason: outcome.reason }, { setupUrl: rt.flow.setupUrl, cooldownMinutes });
+      return unansweredResult(outcome, { setupUrl: rt.flow.setupUrl, cooldownMinutes });
+    }
+    const [connection] = await rt.db.select().from(downstreamConnections).where(eq(downstreamConnections.id, outcome.connectionId)).limit(1);
+    const tokens = await connectionTokens(rt.db, connection!);
+    const res = await fetch(`${downstreamUrls().api}/repos`, { headers: { authorization: `Bearer ${tokens.access_token}` }, signal: AbortSignal.timeout(10_000) });
+    if (!res.ok) return textResult(`Demo Git refused the stored connection (HTTP ${res.status}). Nothing was done.`, { outcome: "provider_refused", status: res.status }, true);
+    const body = (await res.json()) as { repositories: string[] };
+    return textResult(`Your repositories on Demo Git: ${body.repositories.join(", ") || "(none)"}.`, { outcome: "completed", repositories: body.repositories });
+  },
+});
