@@ -11,7 +11,7 @@ export type Answer = (req: ElicitRequest["params"]) => ElicitResult | Promise<El
 export interface TestClient {
   client: Client;
   transport: StreamableHTTPClientTransport;
-  received: Array<ElicitRequest["params"]>;
+  received: Array<ElicitRequest["params"] & Record<string, unknown>>;
   toolCallIds: Array<string | number>;
   call(name: string): Promise<{ text: string; structured: Record<string, unknown>; isError: boolean }>;
   close(): Promise<void>;
@@ -19,7 +19,7 @@ export interface TestClient {
 
 export async function connectClient(resource: string, token: string, opts: { name?: string; version?: string; capabilities: Record<string, unknown>; answer?: Answer }): Promise<TestClient> {
   const client = new Client({ name: opts.name ?? "test-client", version: opts.version ?? "1.0.0" }, { capabilities: opts.capabilities });
-  const received: Array<ElicitRequest["params"]> = [];
+  const received: Array<ElicitRequest["params"] & Record<string, unknown>> = [];
   const toolCallIds: Array<string | number> = [];
   if (opts.capabilities.elicitation !== undefined) {
     client.setRequestHandler(ElicitRequestSchema, async (req) => {

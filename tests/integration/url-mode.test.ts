@@ -1,0 +1,235 @@
+// URL mode against the real engine, the real downstream provider (oidc-provider) and the real
+// openid-client exchange. The browser steps (connect page, Continue, callback) are the lib/connect
+// functions the pages call; the full browser walk is in tests/e2e/url-mode.test.ts.
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog, downstreamConnections, elicitationRecords, vaultSecrets } from "@/db/schema";
+import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
+import { completeCallback, connectView, continueConnect, declineConnect } from "@/lib/connect/flow";
+import { seedDemo } from "@/lib/demo/seed";
+import { getRecord } from "@/lib/elicitation/records";
+import { engageKillSwitch } from "@/lib/policy/kill-switch";
+import { startAppServer, type TestAppServer } from "../helpers/app-server";
+import { connectClient, type TestClient } from "../helpers/mcp-client";
+import { loginAtProvider } from "../helpers/provider-login";
+import { createTestStore, type TestStore } from "../helpers/test-store";
+
+let t: TestStore;
+let app: TestAppServer;
+let resource: string;
+let n = 0;
+
+beforeAll(async () => {
+  t = await createTestStore();
+  app = await startAppServer(t.store.db);
+  await seedDemo(t.store.db, { records: 10, appUrl: app.baseUrl });
+  resource = `${app.baseUrl}/api/mcp`;
+});
+afterAll(async () => {
+  await app?.close();
+  await t?.dispose();
+});
+
+// Fresh demo-like users per case: the downstream provider knows the three demo end users, so the
+// cases use them in distinct tenants' worth of isolation by revoking connections between cases.
+async function user(subject = "user-alice-1001", tenant = "acme") {
+  const token = await mintMcpAccessToken(createDevProvider(), { subject, tenant, ttlSeconds: 600, mcpResource: resource });
+  return { subject, tenant, token, browser: { sub: subject, tenant } };
+}
+
+async function reset(subject: string) {
+  await t.store.db.delete(vaultSecrets);
+  await t.store.db.delete(downstreamConnections).where(eq(downstreamConnections.subject, subject));
+  await t.store.db.update(elicitationRecords).set({ state: "expired" }).where(and(eq(elicitationRecords.subject, subject), eq(elicitationRecords.mode, "url")));
+}
+
+async function urlClient(token: string, answer: "accept" | "decline" | "cancel" = "accept"): Promise<TestClient> {
+  return connectClient(resource, token, { name: `url-client-${++n}`, capabilities: { elicitation: { form: {}, url: {} } }, answer: () => ({ action: answer }) });
+}
+
+const grants = async (subject: string) => (await t.store.db.select().from(downstreamConnections).where(eq(downstreamConnections.subject, subject))).length;
+
+async function startFlow(u: Awaited<ReturnType<typeof user>>) {
+  const c = await urlClient(u.token);
+  const first = await c.call("list_repositories");
+  expect(first.structured).toMatchObject({ outcome: "connect_pending" });
+  const id = first.structured.elicitationId as string;
+  return { c, id, elicitation: c.received[0]! };
+}
+
+describe("URL mode", () => {
+  it("sends a URL elicitation to this app's connect page, with no token, PII or session id in it", async () => {
+    const u = await user();
+    await reset(u.subject);
+    const { c, id, elicitation } = await startFlow(u);
+    expect(elicitation).toMatchObject({ mode: "url", elicitationId: id, url: `${app.baseUrl}/connect/${id}` });
+    expect(String(elicitation.url)).not.toContain(u.subject);
+    expect(String(elicitation.url)).not.toContain(c.transport.sessionId!);
+    expect(await getRecord(t.store.db, id)).toMatchObject({ state: "accepted", mode: "url", needKind: "grant", providerId: "demo-git", redirectUri: `${app.baseUrl}/connect/callback` });
+    await c.close();
+  });
+
+  it("completes through the provider, stores one vaulted grant, and the retried call uses it", async () => {
+    const u = await user();
+    await reset(u.subject);
+    const { c, id } = await startFlow(u);
+    expect(await connectView(t.store.db, id, u.browser)).toMatchObject({ ok: true, view: { providerName: "Demo Git", providerUrl: `${app.baseUrl}/dev/downstream` } });
+    const go = await continueConnect(t.store.db, id, u.browser);
+    if (!go.ok) throw new Error(go.problem);
+    const auth = new URL(go.location);
+    expect(auth.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(auth.searchParams.get("redirect_uri")).toBe(`${app.baseUrl}/connect/callback`);
+    const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+    expect(await completeCallback(t.store.db, callback.searchParams, u.browser)).toMatchObject({ ok: true, created: true });
+    expect(await getRecord(t.store.db, id)).toMatchObject({ state: "completed" });
+    const again = await c.call("list_repositories");
+    expect(again.structured).toMatchObject({ outcome: "completed", repositories: ["acme/reports", "acme/infrastructure", "acme/website"] });
+    // The token is not in the tool result, and the vault row does not hold it in clear.
+    const [secret] = await t.store.db.select().from(vaultSecrets);
+    expect(JSON.stringify(again)).not.toMatch(/eyJ/);
+    expect(secret!.ciphertext.includes(Buffer.from("eyJ"))).toBe(false);
+    expect(await grants(u.subject)).toBe(1);
+    // A replayed callback does nothing.
+    expect(await completeCallback(t.store.db, callback.searchParams, u.browser)).toMatchObject({ ok: false, problem: "used" });
+    expect(await grants(u.subject)).toBe(1);
+    await c.close();
+  });
+
+  it("re-offers the same pending record on retry: same id, no new record", async () => {
+    const u = await user("user-bob-1002");
+    await reset(u.subject);
+    const { c, id } = await startFlow(u);
+    const retry = await c.call("list_repositories");
+    expect(retry.structured).toMatchObject({ outcome: "connect_pending", elicitationId: id, reused: true });
+    expect(c.received.map((r) => r.elicitationId)).toEqual([id, id]);
+    expect((await t.store.db.select().from(elicitationRecords).where(and(eq(elicitationRecords.subject, u.subject), eq(elicitationRecords.state, "accepted")))).length).toBe(1);
+    await c.close();
+  });
+
+  describe("attacks: each ends with no credential attached", () => {
+    it("another user (mallory) opening alice's link sees nothing and the attempt is audited", async () => {
+      const u = await user();
+      await reset(u.subject);
+      const { c, id } = await startFlow(u);
+      const mallory = { sub: "user-mallory-2001", tenant: "globex" };
+      expect(await connectView(t.store.db, id, mallory)).toEqual({ ok: false, problem: "mismatch" });
+      expect(await continueConnect(t.store.db, id, mallory)).toEqual({ ok: false, problem: "mismatch" });
+      const audited = await t.store.db.select().from(auditLog).where(and(eq(auditLog.action, "connect.mismatch"), eq(auditLog.actorId, mallory.sub)));
+      expect(audited.length).toBeGreaterThanOrEqual(2);
+      expect(await getRecord(t.store.db, id)).toMatchObject({ state: "accepted" });
+      expect(await grants(mallory.sub)).toBe(0);
+      await c.close();
+    });
+
+    it("the same subject in another tenant is refused", async () => {
+      const u = await user();
+      await reset(u.subject);
+      const { c, id } = await startFlow(u);
+      expect(await connectView(t.store.db, id, { sub: u.subject, tenant: "globex" })).toEqual({ ok: false, problem: "mismatch" });
+      await c.close();
+    });
+
+    it("a changed elicitation id finds nothing", async () => {
+      const u = await user();
+      expect(await connectView(t.store.db, "0".repeat(32), u.browser)).toEqual({ ok: false, problem: "not_found" });
+      expect(await connectView(t.store.db, "../../etc/passwd", u.browser)).toEqual({ ok: false, problem: "not_found" });
+    });
+
+    it("a reused link (Continue twice) attaches nothing the second time", async () => {
+      const u = await user();
+      await reset(u.subject);
+      const { c, id } = await startFlow(u);
+      expect((await continueConnect(t.store.db, id, u.browser)).ok).toBe(true);
+      expect(await continueConnect(t.store.db, id, u.browser)).toEqual({ ok: false, problem: "used" });
+      await c.close();
+    });
+
+    it("a changed state, a foreign browser subject at the callback, or a tampered code attach nothing", async () => {
+      const u = await user();
+      await reset(u.subject);
+      const { c, id } = await startFlow(u);
+      const go = await continueConnect(t.store.db, id, u.browser);
+      if (!go.ok) throw new Error(go.problem);
+      const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+      const changedState = new URLSearchParams(callback.searchParams);
+      changedState.set("state", "x".repeat(43));
+      expect(await completeCallback(t.store.db, changedState, u.browser)).toMatchObject({ ok: false, problem: "not_found" });
+      expect(await completeCallback(t.store.db, callback.searchParams, { sub: "user-mallory-2001", tenant: "globex" })).toMatchObject({ ok: false, problem: "mismatch" });
+      const tampered = new URLSearchParams(callback.searchParams);
+      tampered.set("code", "forged-code");
+      expect(await completeCallback(t.store.db, tampered, u.browser)).toMatchObject({ ok: false, problem: "refused" });
+      expect(await grants(u.subject)).toBe(0);
+      expect(await getRecord(t.store.db, id)).toMatchObject({ state: "failed" });
+      await c.close();
+    });
+
+    it("a callback with another issuer is refused (mix-up)", async () => {
+      const u = await user();
+      await reset(u.subject);
+      const { c, id } = await startFlow(u);
+      const go = await continueConnect(t.store.db, id, u.browser);
+      if (!go.ok) throw new Error(go.problem);
+      const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+      const q = new URLSearchParams(callback.searchParams);
+      q.set("iss", "https://evil.example");
+      expect(await completeCallback(t.store.db, q, u.browser)).toMatchObject({ ok: false, problem: "refused" });
+      expect(await grants(u.subject)).toBe(0);
+      await c.close();
+    });
+
+    it("an expired link attaches nothing and a late callback is recorded", async () => {
+      const u = await user();
+      await reset(u.subject);
+      const { c, id } = await startFlow(u);
+      const go = await continueConnect(t.store.db, id, u.browser);
+      if (!go.ok) throw new Error(go.problem);
+      const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+      await t.store.db.update(elicitationRecords).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(elicitationRecords.id, id));
+      expect(await completeCallback(t.store.db, callback.searchParams, u.browser)).toMatchObject({ ok: false, problem: "expired" });
+      expect(await getRecord(t.store.db, id)).toMatchObject({ state: "expired", lateCallbackAt: expect.any(Date) });
+      expect(await grants(u.subject)).toBe(0);
+      await c.close();
+    });
+
+    it("a link declined on the page attaches nothing", async () => {
+      const u = await user();
+      await reset(u.subject);
+      const { c, id } = await startFlow(u);
+      expect(await declineConnect(t.store.db, id, u.browser, "decline")).toEqual({ ok: true });
+      expect(await continueConnect(t.store.db, id, u.browser)).toEqual({ ok: false, problem: "finished" });
+      await c.close();
+    });
+  });
+
+  it("never uses a form: without URL mode the client gets the fallback", async () => {
+    const u = await user();
+    await reset(u.subject);
+    const c = await connectClient(resource, u.token, { name: "form-only", capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content: {} }) });
+    const r = await c.call("list_repositories");
+    expect(r.text).toMatch(/client declared no URL mode; grant never goes in a form/);
+    expect(c.received).toHaveLength(0);
+    await c.close();
+  });
+
+  it("drops and counts content sent with a URL-mode accept", async () => {
+    const u = await user();
+    await reset(u.subject);
+    const c = await connectClient(resource, u.token, { name: "chatty", capabilities: { elicitation: { url: {} } }, answer: () => ({ action: "accept", content: { password: "CANARY-url-content" } }) });
+    const r = await c.call("list_repositories");
+    const record = await getRecord(t.store.db, r.structured.elicitationId as string);
+    expect(record).toMatchObject({ state: "accepted", droppedContentCount: 1 });
+    expect(JSON.stringify(record)).not.toContain("CANARY-url-content");
+    await c.close();
+  });
+
+  it("a URL-mode kill switch blocks new URL elicitations", async () => {
+    const u = await user("user-bob-1002");
+    await reset(u.subject);
+    await engageKillSwitch(t.store.db, { type: "operator", id: "op-operator-0002" }, { scope: "mode:url", reason: "phishing report" });
+    const c = await urlClient(u.token);
+    const r = await c.call("list_repositories");
+    expect(r.text).toMatch(/kill switch mode:url is engaged: phishing report/);
+    expect(c.received).toHaveLength(0);
+    await c.close();
+  });
+});
