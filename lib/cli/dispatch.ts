@@ -4,6 +4,7 @@ import { auditCommand } from "./commands/audit-commands";
 import { migrateCommand, seedDemoCommand } from "./commands/store-commands";
 import { approvalsCommand } from "./commands/approvals-command";
 import { checkUrlCommand } from "./commands/check-url-command";
+import { revokeCommand } from "./commands/revoke-command";
 import { killSwitchCommand } from "./commands/kill-switch-command";
 import { lintSchemaCommand } from "./commands/lint-command";
 import { UsageError } from "./errors";
@@ -19,6 +20,7 @@ commands:
   audit verify-store          re-hash the audit chain stored in the database
   kill-switch status|on|off   [--scope S] --reason TEXT [--as SUB]: stop or restore elicitation
   approvals list|approve|reject ID --reason TEXT --as SUB
+  revoke ID | --pending [--flow ID] --reason TEXT [--as SUB]
   check-url URL [--dev]       judge a URL for URL mode; exit 0 allow, 3 warn, 1 block
   lint-schema FILE            lint form params ({message, requestedSchema}); exit 0 allow, 1 block
   token --subject SUB [--tenant T] [--ttl SECONDS]
@@ -36,6 +38,7 @@ export const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   "check-url": checkUrlCommand,
   "kill-switch": killSwitchCommand,
   approvals: approvalsCommand,
+  revoke: revokeCommand,
   // Loaded on demand: they pull in Next.js and oidc-provider, which other commands do not need.
   token: async (argv) => (await import("./commands/token-command")).tokenCommand(argv),
   serve: async (argv) => (await import("./commands/serve-command")).serveCommand(argv, false),

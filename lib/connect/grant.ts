@@ -106,25 +106,35 @@ export async function ensureGrant(ctx: AskContext, need: SecretNeed): Promise<Gr
   return offer(ctx, id, connectUrl, need, false, provider!.displayName);
 }
 
+/** After a lost or late answer: report what the store says happened, never create anything. */
+async function reconcile(ctx: AskContext, id: string, need: SecretNeed): Promise<GrantOutcome> {
+  const connection = await activeConnection(ctx.db, { subject: ctx.subject, tenantId: ctx.tenantId, providerId: need.providerId! });
+  if (connection) return { status: "connected", connectionId: connection.id };
+  const [record] = await ctx.db.select().from(elicitationRecords).where(eq(elicitationRecords.id, id)).limit(1);
+  if (record && ["sent", "accepted", "opened"].includes(record.state)) return { status: "pending", recordId: id, reused: true };
+  return { status: "failed", recordId: id, reason: `the request ended as ${record?.state ?? "unknown"}` };
+}
+
 async function offer(ctx: AskContext, id: string, url: string, need: SecretNeed, reused: boolean, providerName = need.providerId): Promise<GrantOutcome> {
   let answer;
   try {
     answer = await ctx.wire.askUrl({ message: `${need.purpose}. Open the link to connect ${providerName} in your browser; you will sign in there, not here.`, elicitationId: id, url }, { timeoutMs: ctx.config.formTimeoutMs });
   } catch (err) {
     if (reused) throw err;
-    if (err instanceof WireTimeoutError) {
-      await transition(ctx.db, id, { from: ["sent"], to: "timed_out", reason: "no answer within the timeout" });
-      return { status: "timed_out", recordId: id };
+    const timeout = err instanceof WireTimeoutError;
+    const reason = timeout ? "no answer within the timeout" : err instanceof WireAbortedError ? "the originating request was cancelled" : "the client refused the URL request";
+    const to = timeout ? "timed_out" : err instanceof WireAbortedError ? "cancelled" : "failed";
+    if (await transition(ctx.db, id, { from: ["sent"], to, reason })) {
+      return to === "failed" ? { status: "failed", recordId: id, reason } : { status: to, recordId: id };
     }
-    const reason = err instanceof WireAbortedError ? "the originating request was cancelled" : "the client refused the URL request";
-    await transition(ctx.db, id, { from: ["sent"], to: err instanceof WireAbortedError ? "cancelled" : "failed", reason });
-    return err instanceof WireAbortedError ? { status: "cancelled", recordId: id } : { status: "failed", recordId: id, reason };
+    // The answer was lost but the person went on in the browser: the store knows better.
+    return reconcile(ctx, id, need);
   }
   const set = { respondedAt: new Date(), ...(answer.droppedContent ? { droppedContentCount: 1 } : {}) };
   if (answer.action === "accept") {
     // Consent to open the link, nothing more: only the server-side callback completes the record.
-    await transition(ctx.db, id, { from: ["sent"], to: "accepted", actor: { type: "subject", id: ctx.subject }, set, detail: { content_dropped: answer.droppedContent } });
-    return { status: "pending", recordId: id, reused };
+    const moved = await transition(ctx.db, id, { from: ["sent"], to: "accepted", actor: { type: "subject", id: ctx.subject }, set, detail: { content_dropped: answer.droppedContent } });
+    return moved ? { status: "pending", recordId: id, reused } : reconcile(ctx, id, need);
   }
   const to = answer.action === "decline" ? "declined" : "cancelled";
   await transition(ctx.db, id, { from: ["sent", "accepted"], to, actor: { type: "subject", id: ctx.subject }, set });

@@ -7,6 +7,7 @@ import type { Db, DbOrTx } from "@/db/client";
 import { killSwitchEvents, killSwitches, type KillSwitch } from "@/db/schema";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAudit } from "@/lib/audit/writer";
+import { revokeRecordsTx } from "@/lib/elicitation/revoke";
 
 export const killSwitchScope = z
   .string()
@@ -49,6 +50,11 @@ export async function engageKillSwitch(db: Db, actor: Actor, input: { scope: str
       targetId: scope,
       detail: { reason, expires_at: input.expiresAt?.toISOString() ?? null },
     });
+    // Unfinished URL handles in scope are revoked with it: an open connect link must not outlive
+    // the decision to stop. (Form requests in flight end with their request.)
+    if (scope === "global" || scope === "mode:url" || scope.startsWith("flow:")) {
+      await revokeRecordsTx(tx, actor, { pending: { mode: "url", ...(scope.startsWith("flow:") ? { flowId: scope.slice(5) } : {}) } }, `kill switch ${scope}: ${reason}`);
+    }
     return row!;
   });
 }

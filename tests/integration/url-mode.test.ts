@@ -233,3 +233,95 @@ describe("URL mode", () => {
     await c.close();
   });
 });
+
+async function clearKillSwitches() {
+  const { releaseKillSwitch } = await import("@/lib/policy/kill-switch");
+  for (const who of ["op-operator-0002", "op-admin-0001"]) await releaseKillSwitch(t.store.db, { type: "operator", id: who }, { scope: "mode:url", reason: "resolved now" }).catch(() => undefined);
+}
+
+describe("revocation", () => {
+  it("revokes a pending handle; its late callback attaches nothing and is recorded as late", async () => {
+    await clearKillSwitches();
+    const u = await user();
+    await reset(u.subject);
+    const { c, id } = await startFlow(u);
+    const go = await continueConnect(t.store.db, id, u.browser);
+    if (!go.ok) throw new Error(go.problem);
+    const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+    const { revokeRecords } = await import("@/lib/elicitation/revoke");
+    expect(await revokeRecords(t.store.db, { type: "operator", id: "op-operator-0002" }, { ids: [id] }, "suspicious")).toEqual([id]);
+    expect(await completeCallback(t.store.db, callback.searchParams, u.browser)).toMatchObject({ ok: false, problem: "revoked" });
+    expect(await getRecord(t.store.db, id)).toMatchObject({ state: "revoked", lateCallbackAt: expect.any(Date) });
+    expect(await grants(u.subject)).toBe(0);
+    const late = await t.store.db.select().from(auditLog).where(and(eq(auditLog.action, "record.late_callback"), eq(auditLog.targetId, id)));
+    expect(late).toHaveLength(1);
+    await c.close();
+  });
+
+  it("engaging the URL kill switch revokes unfinished URL handles, audited one by one", async () => {
+    const u = await user("user-bob-1002");
+    await reset(u.subject);
+    await clearKillSwitches();
+    const { c, id } = await startFlow(u);
+    await engageKillSwitch(t.store.db, { type: "operator", id: "op-operator-0002" }, { scope: "mode:url", reason: "second incident" });
+    expect(await getRecord(t.store.db, id)).toMatchObject({ state: "revoked" });
+    expect(await connectView(t.store.db, id, u.browser)).toEqual({ ok: false, problem: "revoked" });
+    expect((await t.store.db.select().from(auditLog).where(and(eq(auditLog.action, "record.revoked"), eq(auditLog.targetId, id))))).toHaveLength(1);
+    await c.close();
+  });
+});
+
+describe("recovery: exactly one grant, and the workflow completes", () => {
+  async function completeInBrowser(id: string, u: Awaited<ReturnType<typeof user>>) {
+    const go = await continueConnect(t.store.db, id, u.browser);
+    if (!go.ok) throw new Error(go.problem);
+    const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+    expect(await completeCallback(t.store.db, callback.searchParams, u.browser)).toMatchObject({ ok: true });
+  }
+
+  it("the accept is lost, the person completes in the browser meanwhile: the original call reconciles", async () => {
+    await clearKillSwitches();
+    const u = await user();
+    await reset(u.subject);
+    process.env.ELICITATION_TIMEOUT_SECONDS = "2";
+    try {
+      let seen: string | undefined;
+      // The client never answers (its accept is lost on the way).
+      const c = await connectClient(resource, u.token, { name: "lossy", capabilities: { elicitation: { url: {} } }, answer: (p) => ((seen = String((p as { elicitationId: string }).elicitationId)), new Promise(() => {})) });
+      const call = c.call("list_repositories");
+      await expect.poll(() => seen, { timeout: 5000 }).toBeDefined();
+      await completeInBrowser(seen!, u);
+      expect((await call).structured).toMatchObject({ outcome: "completed" });
+      expect(await grants(u.subject)).toBe(1);
+      await c.close();
+    } finally {
+      delete process.env.ELICITATION_TIMEOUT_SECONDS;
+    }
+  });
+
+  it("the completion notification is lost: the retried call uses the connection", async () => {
+    await clearKillSwitches();
+    const u = await user();
+    await reset(u.subject);
+    const { c, id } = await startFlow(u);
+    await completeInBrowser(id, u); // no GET stream is open: the notification goes nowhere
+    expect((await c.call("list_repositories")).structured).toMatchObject({ outcome: "completed" });
+    expect((await c.call("list_repositories")).structured).toMatchObject({ outcome: "completed" });
+    expect(await grants(u.subject)).toBe(1);
+    await c.close();
+  });
+
+  it("the call is retried before the person finishes: same link, then the retry after completion succeeds", async () => {
+    await clearKillSwitches();
+    const u = await user();
+    await reset(u.subject);
+    const { c, id } = await startFlow(u);
+    expect((await c.call("list_repositories")).structured).toMatchObject({ outcome: "connect_pending", elicitationId: id });
+    await completeInBrowser(id, u);
+    expect((await c.call("list_repositories")).structured).toMatchObject({ outcome: "completed" });
+    expect(await grants(u.subject)).toBe(1);
+    const records = await t.store.db.select().from(elicitationRecords).where(and(eq(elicitationRecords.subject, u.subject), eq(elicitationRecords.state, "completed")));
+    expect(records).toHaveLength(1);
+    await c.close();
+  });
+});
