@@ -5,6 +5,7 @@ import type { Page } from "playwright-core";
 export const DEMO_PASSWORD = "demo";
 
 export async function signIn(page: Page, baseUrl: string, login: string, target = "/console"): Promise<void> {
+  // Lands on the sign-in page, the development provider, then back on `target`.
   await page.goto(`${baseUrl}${target}`);
   await page.waitForURL(/\/sign-in/);
   await page.getByRole("button", { name: "Sign in with single sign-on" }).click();

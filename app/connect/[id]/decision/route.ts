@@ -9,8 +9,11 @@ export async function POST(req: Request, ctx: { params: Promise<{ id: string }> 
   const { id } = await ctx.params;
   const base = oidcConfig().appUrl;
   const go = (path: string) => Response.redirect(new URL(path, base), 303);
-  // The form posts from this app only (SameSite cookies, and the Origin header checked here).
-  if (req.headers.get("origin") !== base) return new Response("cross-site request refused", { status: 403 });
+  // The form posts from this app only (SameSite cookies, and the Origin header checked here;
+  // browsers that withhold Origin still say Sec-Fetch-Site).
+  const origin = req.headers.get("origin");
+  const sameSite = origin === base || ((origin === null || origin === "null") && req.headers.get("sec-fetch-site") === "same-origin");
+  if (!sameSite) return new Response("cross-site request refused", { status: 403 });
   const user = await currentUser();
   if (!user) return go(`/sign-in?callbackUrl=${encodeURIComponent(`/connect/${id}`)}`);
   const action = (await req.formData()).get("action");
