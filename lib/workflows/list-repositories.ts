@@ -5,6 +5,7 @@
 import type { SecretNeed } from "@/lib/elicitation/needs";
 import { engineConfig } from "@/lib/elicitation/config";
 import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
+import { appUrl } from "@/lib/auth/oidc-config";
 import { connectionTokens } from "@/lib/connect/connections";
 import { DEMO_PROVIDER_ID } from "@/lib/demo/seed";
 import { downstreamConnections } from "@/db/schema";
@@ -26,8 +27,10 @@ export const listRepositories = defineWorkflow({
     }
     if (outcome.status !== "connected") {
       const cooldownMinutes = Math.round(engineConfig().cooldownMs / 60_000);
-      if (outcome.status === "failed") return unansweredResult({ status: "failed", recordId: outcome.recordId, reason: outcome.reason }, { setupUrl: rt.flow.setupUrl, cooldownMinutes });
-      return unansweredResult(outcome, { setupUrl: rt.flow.setupUrl, cooldownMinutes });
+      // The manual path outside the workflow: the setup page connects from the browser.
+      const setupUrl = rt.flow.setupUrl ?? `${appUrl()}/setup/${DEMO_PROVIDER_ID}`;
+      if (outcome.status === "failed") return unansweredResult({ status: "failed", recordId: outcome.recordId, reason: outcome.reason }, { setupUrl, cooldownMinutes });
+      return unansweredResult(outcome, { setupUrl, cooldownMinutes });
     }
     const [connection] = await rt.db.select().from(downstreamConnections).where(eq(downstreamConnections.id, outcome.connectionId)).limit(1);
     const tokens = await connectionTokens(rt.db, connection!);

@@ -207,7 +207,19 @@ describe("URL mode", () => {
     const c = await connectClient(resource, u.token, { name: "form-only", capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content: {} }) });
     const r = await c.call("list_repositories");
     expect(r.text).toMatch(/client declared no URL mode; grant never goes in a form/);
+    expect(r.structured).toMatchObject({ setupUrl: `${app.baseUrl}/setup/demo-git` });
     expect(c.received).toHaveLength(0);
+    // The setup path outside the workflow leads into the same connect flow for the same user.
+    const { startSetup } = await import("@/lib/connect/setup");
+    const started = await startSetup(t.store.db, "demo-git", u.browser);
+    if (!started.ok || !("connectPath" in started)) throw new Error("setup did not start");
+    const id = started.connectPath.split("/").pop()!;
+    expect(await connectView(t.store.db, id, { sub: "user-mallory-2001", tenant: "globex" })).toEqual({ ok: false, problem: "mismatch" });
+    const go = await continueConnect(t.store.db, id, u.browser);
+    if (!go.ok) throw new Error(go.problem);
+    const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+    expect(await completeCallback(t.store.db, callback.searchParams, u.browser)).toMatchObject({ ok: true });
+    expect((await c.call("list_repositories")).structured).toMatchObject({ outcome: "completed" });
     await c.close();
   });
 
