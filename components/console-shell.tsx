@@ -25,11 +25,17 @@ export function ConsoleShell({ user, switches, endSessionUrl, children }: { user
             </Link>
             <nav aria-label="Console">
               <ul className="flex gap-4 text-sm">
-                <li>
-                  <Link className="underline-offset-4 hover:underline" href="/console">
-                    Overview
-                  </Link>
-                </li>
+                {[
+                  ["/console", "Overview"],
+                  ["/console/records", "Records"],
+                  ["/console/approvals", "Approvals"],
+                ].map(([href, label]) => (
+                  <li key={href}>
+                    <Link className="underline-offset-4 hover:underline" href={href!}>
+                      {label}
+                    </Link>
+                  </li>
+                ))}
               </ul>
             </nav>
           </div>

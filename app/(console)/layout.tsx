@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { redirect } from "next/navigation";
 import { getDb } from "@/db";
 import { ConsoleShell } from "@/components/console-shell";
 import { endSessionUrl } from "@/lib/auth/next-auth-options";
@@ -10,7 +9,8 @@ export const dynamic = "force-dynamic";
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const user = await currentUser();
-  if (!user) redirect("/sign-in?callbackUrl=/console");
+  // Each page redirects to sign-in itself (pageAccess), with its own path as the way back.
+  if (!user) return <>{children}</>;
   const switches = await activeKillSwitches(await getDb());
   return (
     <ConsoleShell user={user} switches={switches.map((s) => ({ scope: s.scope, reason: s.reason }))} endSessionUrl={endSessionUrl()}>

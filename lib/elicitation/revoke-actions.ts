@@ -1,0 +1,17 @@
+// The console's revoke control: single or bulk, a reason required, checked and audited.
+import { z } from "zod";
+import type { OperatorActionSpec } from "@/lib/auth/operator-action";
+import { PERMISSIONS } from "@/lib/auth/permissions";
+import { revokeRecords } from "./revoke";
+
+export const revokeInput = z.object({
+  ids: z.array(z.string().regex(/^[0-9a-f]{32}$/)).min(1).max(500),
+  reason: z.string().trim().min(3, "a reason is required").max(200),
+});
+
+export const revokeAction: OperatorActionSpec<typeof revokeInput, { revoked: number }> = {
+  permission: PERMISSIONS.recordsRevoke,
+  schema: revokeInput,
+  target: (input) => ({ type: "elicitation", id: input.ids.length === 1 ? input.ids[0]! : `${input.ids.length} records` }),
+  run: async ({ db, operator, input }) => ({ revoked: (await revokeRecords(db, { type: "operator", id: operator.subject }, { ids: input.ids }, input.reason)).length }),
+};

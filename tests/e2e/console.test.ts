@@ -1,0 +1,133 @@
+// Console controls in Chromium, per role: an operator revokes a pending URL handle from the records
+// table and its late callback attaches nothing; a viewer sees everything and can change nothing;
+// an approver clears a workflow action from the queue; the record detail shows the timeline; the
+// Prometheus endpoint needs its token. Every page passes axe-core; screenshots for the README.
+import fs from "node:fs";
+import path from "node:path";
+import type { Browser, Page, Route } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, seriousA11yViolations } from "../helpers/browser";
+import { runCli } from "../helpers/cli";
+import { connectClient } from "../helpers/mcp-client";
+import { signIn } from "../helpers/sign-in";
+
+const shots = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+let browser: Browser;
+const base = () => inject("baseUrl");
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  fs.mkdirSync(shots, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function token(subject: string) {
+  return (await runCli(["token", "--subject", subject], inject("appEnv"))).stdout.trim();
+}
+
+async function as(login: string, target = "/console"): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, base(), login, target);
+  return page;
+}
+
+describe("console", () => {
+  it("an operator revokes a pending URL handle; its late callback attaches nothing", async () => {
+    const client = await connectClient(`${base()}/api/mcp`, await token("user-bob-1002"), { name: "e2e-console", capabilities: { elicitation: { url: {} } }, answer: () => ({ action: "accept" }) });
+    const first = await client.call("list_repositories");
+    expect(first.structured).toMatchObject({ outcome: "connect_pending" });
+    const id = first.structured.elicitationId as string;
+
+    // Bob goes through the provider, but his browser's way back is held up: the provider's final
+    // redirect to /connect/callback is caught and kept for later.
+    const bob = await as("bob", `/connect/${id}`);
+    let held: string | undefined;
+    // The login POST is answered by walking the provider's redirects by hand (same cookie jar)
+    // until the one that points back at /connect/callback, which is kept instead of followed.
+    const isLoginPost = (url: URL) => url.pathname.startsWith("/dev/downstream/interaction/") && url.pathname.endsWith("/login");
+    await bob.route(isLoginPost, async (route: Route) => {
+      let response = await route.fetch({ maxRedirects: 0 });
+      for (let hop = 0; hop < 5; hop++) {
+        const location = response.headers()["location"];
+        if (!location) break;
+        const next = new URL(location, base());
+        if (next.pathname === "/connect/callback") {
+          held = next.toString();
+          break;
+        }
+        response = await bob.context().request.get(next.toString(), { maxRedirects: 0 });
+      }
+      await route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><html lang=en><title>held</title><p>held</p></html>" });
+    });
+    await bob.getByRole("button", { name: "Continue to Demo Git" }).click();
+    await bob.waitForURL(/\/dev\/downstream\/interaction\//);
+    await bob.getByLabel("Login").fill("bob");
+    await bob.getByLabel("Password").fill("demo");
+    await bob.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => held !== undefined, { timeout: 10_000 }).toBe(true);
+
+    // Meanwhile the operator revokes it from the in-flight table.
+    const op = await as("operator", "/console/records");
+    await op.goto(`${base()}/console/records?inflight=1&mode=url`);
+    expect(await seriousA11yViolations(op)).toEqual([]);
+    await op.screenshot({ path: path.join(shots, "records.png"), fullPage: true });
+    await op.getByLabel(`Select record ${id}`).check();
+    await op.getByLabel("Reason for revoking").fill("suspicious connect attempt");
+    await op.getByRole("button", { name: "Revoke 1 selected" }).click();
+    await expect.poll(async () => op.getByTestId("revoke-result").textContent()).toBe("Revoked 1.");
+
+    // The late callback arrives: nothing attached.
+    await bob.goto(held!);
+    await bob.waitForURL(/\/connect\/problem/);
+    expect(await bob.getByTestId("connect-problem").getAttribute("data-problem")).toBe("revoked");
+    expect((await client.call("list_repositories")).structured).toMatchObject({ outcome: "connect_pending" });
+
+    // The record detail tells the story.
+    await op.goto(`${base()}/console/records/${id}`);
+    expect(await op.getByTestId("record-state").textContent()).toBe("revoked");
+    expect(await op.getByTestId("timeline").textContent()).toMatch(/revoked by operator op-operator-0002: suspicious connect attempt/);
+    expect(await seriousA11yViolations(op)).toEqual([]);
+    await op.screenshot({ path: path.join(shots, "record-detail.png"), fullPage: true });
+    await client.close();
+  });
+
+  it("a viewer sees the records and can change nothing", async () => {
+    const viewer = await as("viewer", "/console/records");
+    expect(await viewer.getByTestId("records-table").count()).toBe(1);
+    const first = viewer.locator('tbody input[type="checkbox"]:not([disabled])').first();
+    if ((await first.count()) === 0) throw new Error("the seeded store should have unfinished records");
+    await first.check();
+    await viewer.getByLabel("Reason for revoking").fill("viewer tries");
+    await viewer.getByRole("button", { name: /Revoke 1 selected/ }).click();
+    await expect.poll(async () => viewer.getByTestId("revoke-result").textContent()).toMatch(/^Refused: forbidden/);
+  });
+
+  it("an approver clears a purge request from the queue; the retried call proceeds once", async () => {
+    const alice = await connectClient(`${base()}/api/mcp`, await token("user-alice-1001"), { name: "e2e-approvals", capabilities: { elicitation: { form: {} } } });
+    const asked = await alice.call("purge_report_cache");
+    expect(asked.structured, asked.text).toMatchObject({ outcome: "approval_pending" });
+    const id = asked.structured.approval as string;
+    const approver = await as("approver", "/console/approvals");
+    expect(await seriousA11yViolations(approver)).toEqual([]);
+    await approver.screenshot({ path: path.join(shots, "approvals.png"), fullPage: true });
+    const form = approver.getByRole("form", { name: `Decide ${id}` });
+    await form.getByLabel("Reason").fill("cache is stale");
+    await form.getByRole("button", { name: "Approve" }).click();
+    await expect.poll(async () => form.getByRole("status").textContent()).toBe("Done: approved.");
+    expect((await alice.call("purge_report_cache")).structured).toMatchObject({ outcome: "completed", approval: id });
+    await alice.close();
+  });
+
+  it("serves value-free Prometheus metrics behind a token", async () => {
+    expect((await fetch(`${base()}/api/metrics`)).status).toBe(401);
+    const secret = fs.readFileSync(path.join(inject("appEnv").DATA_DIR!, "keys", "metrics-token.secret"), "utf8").trim();
+    const res = await fetch(`${base()}/api/metrics`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toMatch(/^elicitation_records\{state="completed",mode="form",flow="[^"]+"\} \d+$/m);
+    expect(text).toMatch(/^audit_log_entries \d+$/m);
+  });
+});
