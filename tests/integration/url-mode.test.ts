@@ -337,3 +337,52 @@ describe("recovery: exactly one grant, and the workflow completes", () => {
     await c.close();
   });
 });
+
+describe("allowlist and secrets at rest", () => {
+  it("refuses to send a user anywhere when the redirect URI or the provider is not registered", async () => {
+    await clearKillSwitches();
+    const { origins, providers } = await import("@/db/schema");
+    const u = await user();
+    await reset(u.subject);
+    await t.store.db.update(origins).set({ redirectUris: [`${app.baseUrl}/connect/callback/`] });
+    const c = await urlClient(u.token);
+    const r = await c.call("list_repositories");
+    expect(r.text).toMatch(/redirect URI .* is not registered/);
+    expect(c.received).toHaveLength(0);
+    await t.store.db.update(origins).set({ redirectUris: [`${app.baseUrl}/connect/callback`] });
+    await t.store.db.update(providers).set({ disabledAt: new Date() });
+    const again = await urlClient((await user("user-bob-1002")).token);
+    expect((await again.call("list_repositories")).text).toMatch(/provider demo-git is not registered or is disabled/);
+    await t.store.db.update(providers).set({ disabledAt: null });
+    await c.close();
+    await again.close();
+  });
+
+  it("keeps the downstream token out of every table in clear", async () => {
+    await clearKillSwitches();
+    const u = await user();
+    await reset(u.subject);
+    const { c, id } = await startFlow(u);
+    const go = await continueConnect(t.store.db, id, u.browser);
+    if (!go.ok) throw new Error(go.problem);
+    const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+    await completeCallback(t.store.db, callback.searchParams, u.browser);
+    const { connectionTokens } = await import("@/lib/connect/connections");
+    const [connection] = await t.store.db.select().from(downstreamConnections).where(eq(downstreamConnections.subject, u.subject));
+    const { access_token } = await connectionTokens(t.store.db, connection!);
+    expect(access_token.length).toBeGreaterThan(40);
+    const { sql } = await import("drizzle-orm");
+    const { rowsOf } = await import("@/db/client");
+    const tables = rowsOf<{ t: string }>(await t.store.db.execute(sql`select table_name as t from information_schema.tables where table_schema = 'public'`));
+    let dumped = 0;
+    for (const { t: table } of tables) {
+      const rows = rowsOf<{ j: string }>(await t.store.db.execute(sql.raw(`select row_to_json(x)::text as j from "${table}" x`)));
+      const text = rows.map((r) => r.j).join("\n");
+      dumped += text.length;
+      expect(text.includes(access_token), table).toBe(false);
+      expect(text.includes(access_token.split(".")[2]!), table).toBe(false);
+    }
+    expect(dumped).toBeGreaterThan(10_000);
+    await c.close();
+  });
+});
