@@ -4,14 +4,22 @@ import { StatCard } from "@/components/stat-card";
 import { pageAccess } from "@/lib/auth/page-guard";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { storeCounts } from "@/lib/metrics/store-counts";
+import { HealthTable } from "@/components/health-table";
+import { VolumeChart } from "@/components/volume-chart";
+import { dailyVolume, healthByGroup, overviewQuery } from "@/lib/metrics/overview";
+import { MIN_GROUP } from "@/lib/metrics/prometheus";
+import Link from "next/link";
 import { killSwitchFormAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
-export default async function OverviewPage() {
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "overview" }, "/console");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
-  const counts = await storeCounts(access.db);
+  const parsed = overviewQuery.safeParse(await searchParams);
+  const q = parsed.success ? parsed.data : overviewQuery.parse({});
+  const [counts, health, volume] = await Promise.all([storeCounts(access.db), healthByGroup(access.db, q), dailyVolume(access.db, q)]);
+  const link = (change: Partial<typeof q>) => `/console?${new URLSearchParams({ ...q, ...change })}`;
   return (
     <main id="main">
       <h1 className="text-2xl font-bold">Overview</h1>
@@ -22,6 +30,30 @@ export default async function OverviewPage() {
         <StatCard label="Flows" value={counts.flows} testId="count-flows" />
         <StatCard label="Audit entries" value={counts.audit.entries} testId="count-audit" />
       </dl>
+      <section aria-labelledby="health-heading" className="mt-8">
+        <h2 id="health-heading" className="text-xl font-semibold">Health</h2>
+        <nav aria-label="Period and grouping" className="mt-2 flex flex-wrap gap-4 text-sm">
+          <span>
+            Period:{" "}
+            {(["24h", "7d", "30d"] as const).map((p) => (
+              <Link key={p} href={link({ period: p })} aria-current={q.period === p ? "page" : undefined} className={`mr-2 underline ${q.period === p ? "font-bold" : ""}`}>
+                {p}
+              </Link>
+            ))}
+          </span>
+          <span>
+            By:{" "}
+            {(["flow", "client", "mode"] as const).map((b) => (
+              <Link key={b} href={link({ by: b })} aria-current={q.by === b ? "page" : undefined} className={`mr-2 underline ${q.by === b ? "font-bold" : ""}`}>
+                {b}
+              </Link>
+            ))}
+          </span>
+        </nav>
+        <VolumeChart data={volume} />
+        <HealthTable rows={health} by={q.by} />
+        <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">Groups with fewer than {MIN_GROUP} records are folded into &quot;other&quot; so that a count cannot single out a person. Time to resume: from sending the request to the person&apos;s answer.</p>
+      </section>
       <div className="mt-8 grid gap-8 md:grid-cols-2">
         <section aria-labelledby="states-heading">
           <h2 id="states-heading" className="text-xl font-semibold">Records by state</h2>
