@@ -29,6 +29,8 @@ export function ConsoleShell({ user, switches, endSessionUrl, children }: { user
                   ["/console", "Overview"],
                   ["/console/records", "Records"],
                   ["/console/approvals", "Approvals"],
+                  ["/console/clients", "Clients"],
+                  ["/console/audit", "Audit"],
                 ].map(([href, label]) => (
                   <li key={href}>
                     <Link className="underline-offset-4 hover:underline" href={href!}>

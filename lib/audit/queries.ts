@@ -1,6 +1,6 @@
 // Read side of the audit log for the console and the CLI. Queries throw on failure; callers
 // never receive an empty list standing in for an error.
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, lt } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditLog } from "@/db/schema";
 
@@ -21,6 +21,8 @@ export async function countAuditActions(db: Db) {
 export interface AuditFilter {
   action?: string;
   actorId?: string;
+  /** Keyset: entries older than this sequence number. */
+  beforeSeq?: number;
   limit: number;
 }
 
@@ -29,6 +31,7 @@ export async function listAudit(db: Db, filter: AuditFilter) {
   const conds = [];
   if (filter.action) conds.push(eq(auditLog.action, filter.action));
   if (filter.actorId) conds.push(eq(auditLog.actorId, filter.actorId));
+  if (filter.beforeSeq) conds.push(lt(auditLog.seq, filter.beforeSeq));
   return db
     .select()
     .from(auditLog)

@@ -2,7 +2,9 @@
 // table and its late callback attaches nothing; a viewer sees everything and can change nothing;
 // an approver clears a workflow action from the queue; the record detail shows the timeline; the
 // Prometheus endpoint needs its token. Every page passes axe-core; screenshots for the README.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -119,6 +121,45 @@ describe("console", () => {
     await expect.poll(async () => form.getByRole("status").textContent()).toBe("Done: approved.");
     expect((await alice.call("purge_report_cache")).structured).toMatchObject({ outcome: "completed", approval: id });
     await alice.close();
+  });
+
+  it("an auditor's export downloads, verifies with ctl audit verify and in the browser; a viewer cannot export", async () => {
+    const viewer = await as("viewer", "/console/audit");
+    expect((await viewer.request.get(`${base()}/api/console/audit/export`)).status()).toBe(403);
+    const auditor = await as("auditor", "/console/audit");
+    expect(await seriousA11yViolations(auditor)).toEqual([]);
+    await auditor.screenshot({ path: path.join(shots, "audit.png"), fullPage: true });
+    const [download] = await Promise.all([auditor.waitForEvent("download"), auditor.getByRole("button", { name: "Download export" }).click()]);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "eg-e2e-evidence-"));
+    const tarPath = path.join(dir, "evidence.tar");
+    await download.saveAs(tarPath);
+    execFileSync("tar", ["-xf", tarPath, "-C", dir]);
+    expect(fs.readdirSync(dir).sort()).toEqual(["audit.ndjson", "evidence.tar", "manifest.json"]);
+    const verified = await runCli(["audit", "verify", dir, "--json"], {});
+    expect(verified.code).toBe(0);
+    const count = JSON.parse(verified.stdout).count as number;
+    expect(count).toBeGreaterThan(10);
+    // The same files, uploaded to the console, verify too; a changed line is named.
+    await auditor.getByLabel("manifest.json").setInputFiles(path.join(dir, "manifest.json"));
+    await auditor.getByLabel(/Data file/).setInputFiles(path.join(dir, "audit.ndjson"));
+    await auditor.getByRole("button", { name: "Verify" }).click();
+    await expect.poll(async () => auditor.getByTestId("verify-result").textContent()).toMatch(new RegExp(`^Intact: ${count} entries`));
+    const lines = fs.readFileSync(path.join(dir, "audit.ndjson"), "utf8").split("\n");
+    lines[4] = lines[4]!.replace('"actorType":"', '"actorType":"x');
+    fs.writeFileSync(path.join(dir, "audit.ndjson"), lines.join("\n"));
+    await auditor.getByLabel(/Data file/).setInputFiles(path.join(dir, "audit.ndjson"));
+    await auditor.getByRole("button", { name: "Verify" }).click();
+    await expect.poll(async () => auditor.getByTestId("verify-result").textContent()).toMatch(/^Broken: line 5: entry \d+ was changed/);
+    // The export itself is in the audit log.
+    const audit = await (await auditor.request.get(`${base()}/api/console/audit?action=audit.exported&actor=op-auditor-0005`)).json();
+    expect(audit.data.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("shows client compatibility per deployment", async () => {
+    const page = await as("viewer", "/console/clients");
+    expect(await page.getByTestId("clients-table").textContent()).toContain("Visual Studio Code");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, "clients.png"), fullPage: true });
   });
 
   it("serves value-free Prometheus metrics behind a token", async () => {
