@@ -30,6 +30,7 @@ export function ConsoleShell({ user, switches, endSessionUrl, children }: { user
                   ["/console/records", "Records"],
                   ["/console/approvals", "Approvals"],
                   ["/console/clients", "Clients"],
+                  ["/console/origins", "Origins"],
                   ["/console/audit", "Audit"],
                 ].map(([href, label]) => (
                   <li key={href}>

@@ -155,6 +155,24 @@ describe("console", () => {
     expect(audit.data.length).toBeGreaterThanOrEqual(1);
   });
 
+  it("an admin manages the origin allowlist with the URL check inline; an operator cannot", async () => {
+    const admin = await as("admin", "/console/origins");
+    await admin.getByLabel(/Exact redirect URIs/).fill("https://xn--pple-43d.com/connect/callback");
+    await admin.getByRole("button", { name: "Add to allowlist" }).click();
+    await expect.poll(async () => admin.getByTestId("origin-result").textContent()).toMatch(/^Refused: .*accept the warnings/);
+    await admin.getByLabel(/accept the URL check/).check();
+    await admin.getByRole("button", { name: "Add to allowlist" }).click();
+    await expect.poll(async () => admin.getByTestId("origin-result").textContent()).toBe("Allowed https://xn--pple-43d.com with 1 redirect URI(s).");
+    await admin.reload();
+    expect(await admin.getByTestId("origins").textContent()).toContain("shown as аpple.com");
+    expect(await seriousA11yViolations(admin)).toEqual([]);
+    await admin.screenshot({ path: path.join(shots, "origins.png"), fullPage: true });
+    // The operator sees the list but no controls (the server would refuse them: origins.manage).
+    const operator = await as("operator", "/console/origins");
+    expect(await operator.getByText("Only admins manage origins.").count()).toBe(1);
+    expect(await operator.getByRole("button", { name: "Remove" }).count()).toBe(0);
+  });
+
   it("shows client compatibility per deployment", async () => {
     const page = await as("viewer", "/console/clients");
     expect(await page.getByTestId("clients-table").textContent()).toContain("Visual Studio Code");
