@@ -28,6 +28,7 @@ export function ConsoleShell({ user, switches, endSessionUrl, children }: { user
                 {[
                   ["/console", "Overview"],
                   ["/console/records", "Records"],
+                  ["/console/flows", "Flows"],
                   ["/console/approvals", "Approvals"],
                   ["/console/clients", "Clients"],
                   ["/console/origins", "Origins"],

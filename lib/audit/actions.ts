@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = {
   flowPromotionRequested: "flow.promotion_requested",
   flowPromoted: "flow.promoted",
   flowRolledBack: "flow.rolled_back",
+  flowRetestRequired: "flow.retest_required",
   approvalRequested: "approval.requested",
   approvalConsumed: "approval.consumed",
   approvalApproved: "approval.approved",

@@ -21,7 +21,8 @@ export async function forwardToServer(argv: string[]): Promise<number | undefine
     method: "POST",
     headers: { authorization: `Bearer ${channel.token}`, "content-type": "application/json" },
     body: JSON.stringify({ argv: args }),
-    signal: AbortSignal.timeout(120_000),
+    // Long enough for `gates run`, which runs test suites inside the server process.
+    signal: AbortSignal.timeout(30 * 60_000),
   }).catch(() => undefined);
   if (!res || !res.ok) return undefined;
   const reply = (await res.json()) as ControlReply;

@@ -5,6 +5,7 @@ import { migrateCommand, seedDemoCommand } from "./commands/store-commands";
 import { approvalsCommand } from "./commands/approvals-command";
 import { checkUrlCommand } from "./commands/check-url-command";
 import { revokeCommand } from "./commands/revoke-command";
+import { gatesCommand } from "./commands/gates-command";
 import { killSwitchCommand } from "./commands/kill-switch-command";
 import { lintSchemaCommand } from "./commands/lint-command";
 import { UsageError } from "./errors";
@@ -21,6 +22,7 @@ commands:
   kill-switch status|on|off   [--scope S] --reason TEXT [--as SUB]: stop or restore elicitation
   approvals list|approve|reject ID --reason TEXT --as SUB
   revoke ID | --pending [--flow ID] --reason TEXT [--as SUB]
+  gates status|record|run --flow ID [--as SUB]   gate evidence for canary promotion
   check-url URL [--dev]       judge a URL for URL mode; exit 0 allow, 3 warn, 1 block
   lint-schema FILE            lint form params ({message, requestedSchema}); exit 0 allow, 1 block
   token --subject SUB [--tenant T] [--ttl SECONDS]
@@ -39,6 +41,7 @@ export const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   "kill-switch": killSwitchCommand,
   approvals: approvalsCommand,
   revoke: revokeCommand,
+  gates: gatesCommand,
   // Loaded on demand: they pull in Next.js and oidc-provider, which other commands do not need.
   token: async (argv) => (await import("./commands/token-command")).tokenCommand(argv),
   serve: async (argv) => (await import("./commands/serve-command")).serveCommand(argv, false),

@@ -9,6 +9,10 @@ import { engineConfig } from "@/lib/elicitation/config";
 import { askForm, type AskContext } from "@/lib/elicitation/engine";
 import { ensureGrant } from "@/lib/connect/grant";
 import { ensureFlow } from "@/lib/policy/flows";
+import { fingerprintFor } from "@/lib/policy/fingerprint";
+import { updateFingerprint } from "@/lib/policy/promotion";
+import { oidcConfig } from "@/lib/auth/oidc-config";
+import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
 import { describeCapabilities } from "@/lib/workflows/describe-capabilities";
 import { WORKFLOWS } from "@/lib/workflows/registry";
 import type { WorkflowRuntime } from "@/lib/workflows/types";
@@ -59,7 +63,18 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
     server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema: {} }, async (_args, extra) => {
       const { client, modes } = facts();
       const clientName = client?.name ?? "unknown";
-      const flow = await ensureFlow(ctx.db, wf.name, clientName);
+      let flow = await ensureFlow(ctx.db, wf.name, clientName);
+      // Keep the flow's version fingerprint current: a change means its gate evidence is stale.
+      const fp = fingerprintFor(flow, {
+        protocolVersion: ctx.protocolVersion(),
+        clientName,
+        clientVersion: client?.version ?? "unknown",
+        modes,
+        issuer: oidcConfig().issuer,
+        providerIssuers: wf.needs.some((n) => n.kind === "grant") ? [downstreamUrls().issuer] : [],
+        needs: wf.needs,
+      });
+      if (fp.fingerprint !== flow.fingerprint && (await updateFingerprint(ctx.db, flow.id, fp.fingerprint, fp.inputs))) flow = await ensureFlow(ctx.db, wf.name, clientName);
       const session = { id: ctx.sessionId() ?? null, clientName, clientVersion: client?.version ?? "unknown", protocolVersion: ctx.protocolVersion(), modes };
       const wire = wire20251125(server, { requestId: extra.requestId, signal: extra.signal, protocolVersion: session.protocolVersion });
       const config = engineConfig();

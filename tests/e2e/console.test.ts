@@ -173,6 +173,31 @@ describe("console", () => {
     expect(await operator.getByRole("button", { name: "Remove" }).count()).toBe(0);
   });
 
+  it("a releaser's promotion waits for an approver and is refused while gates are missing", async () => {
+    const flowId = "purge_report_cache:claude-code"; // seeded in canary
+    const releaser = await as("releaser", "/console/flows");
+    expect(await seriousA11yViolations(releaser)).toEqual([]);
+    await releaser.screenshot({ path: path.join(shots, "flows.png"), fullPage: true });
+    const controls = releaser.getByRole("form", { name: `Release controls for ${flowId}` });
+    await controls.getByLabel("Reason").fill("canary looks healthy");
+    await controls.getByRole("button", { name: "Request promotion" }).click();
+    await expect.poll(async () => controls.getByRole("status").textContent()).toMatch(/^promotion requested \(apr_[0-9a-f]{16}\)/);
+    const id = /apr_[0-9a-f]{16}/.exec((await controls.getByRole("status").textContent())!)![0];
+    await controls.getByRole("button", { name: "Apply approved promotion" }).click();
+    await expect.poll(async () => controls.getByRole("status").textContent()).toBe("Refused: no approved promotion request for this flow");
+
+    const approver = await as("approver", "/console/approvals");
+    const form = approver.getByRole("form", { name: `Decide ${id}` });
+    await form.getByLabel("Reason").fill("metrics are fine");
+    await form.getByRole("button", { name: "Approve" }).click();
+    await expect.poll(async () => form.getByRole("status").textContent()).toBe("Done: approved.");
+
+    await releaser.reload();
+    const again = releaser.getByRole("form", { name: `Release controls for ${flowId}` });
+    await again.getByRole("button", { name: "Apply approved promotion" }).click();
+    await expect.poll(async () => again.getByRole("status").textContent()).toMatch(/^Refused: gates not passing for the current version: contract missing/);
+  });
+
   it("shows client compatibility per deployment", async () => {
     const page = await as("viewer", "/console/clients");
     expect(await page.getByTestId("clients-table").textContent()).toContain("Visual Studio Code");

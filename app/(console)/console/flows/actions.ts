@@ -1,0 +1,9 @@
+"use server";
+
+import type { ActionResult } from "@/lib/auth/action-result";
+import { runOperatorAction } from "@/lib/auth/operator-action";
+import { flowAction } from "@/lib/policy/flow-actions";
+
+export async function flowFormAction(_prev: unknown, form: FormData): Promise<ActionResult<{ message: string }>> {
+  return (await runOperatorAction(flowAction, Object.fromEntries(form))).result;
+}

@@ -1,0 +1,68 @@
+// A releaser's promotion waits for a different approver and is refused while a gate is missing or
+// stale; approvals reset when the fingerprint changes; rollback revokes unfinished handles.
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { flows } from "@/db/schema";
+import { ApprovalError, decideApproval } from "@/lib/approvals/decide";
+import { seedDemo } from "@/lib/demo/seed";
+import { getRecord, insertRecord, newRecordId } from "@/lib/elicitation/records";
+import { GATES, gateStatus, recordGateRun } from "@/lib/policy/gates";
+import { applyPromotion, PromotionError, requestPromotion, rollbackFlow, updateFingerprint } from "@/lib/policy/promotion";
+import { createTestStore, type TestStore } from "../helpers/test-store";
+
+let t: TestStore;
+const FLOW = "list_repositories:visual-studio-code";
+const RELEASER = "op-releaser-0003";
+const APPROVER = "op-approver-0004";
+
+beforeAll(async () => {
+  t = await createTestStore();
+  await seedDemo(t.store.db, { records: 20 });
+});
+afterAll(async () => {
+  await t.dispose();
+});
+
+const flow = async () => (await t.store.db.select().from(flows).where(eq(flows.id, FLOW)))[0]!;
+const passAll = async (except?: string) => {
+  for (const gate of GATES) await recordGateRun(t.store.db, RELEASER, { flowId: FLOW, gate, passed: gate !== except, resultHash: "a".repeat(64) });
+};
+
+describe("canary promotion", () => {
+  it("waits for an approver, who is never the requester", async () => {
+    const a = await requestPromotion(t.store.db, RELEASER, FLOW, "ready for everyone");
+    await expect(applyPromotion(t.store.db, RELEASER, FLOW)).rejects.toThrow(/no approved promotion/);
+    await expect(decideApproval(t.store.db, RELEASER, { id: a.id, decision: "approve", reason: "mine" })).rejects.toMatchObject({ status: 403 });
+    await decideApproval(t.store.db, APPROVER, { id: a.id, decision: "approve", reason: "looks good" });
+  });
+
+  it("is refused while a gate is missing, failing or stale, and applied once all pass for the current version", async () => {
+    await expect(applyPromotion(t.store.db, RELEASER, FLOW)).rejects.toThrow(/contract missing.*accessibility missing/);
+    await passAll("privacy");
+    await expect(applyPromotion(t.store.db, RELEASER, FLOW)).rejects.toThrow(/privacy failed/);
+    await passAll();
+    expect((await gateStatus(t.store.db, await flow())).every((g) => g.status === "passed")).toBe(true);
+    expect(await applyPromotion(t.store.db, RELEASER, FLOW)).toEqual({ flowId: FLOW, stage: "promoted" });
+    expect(await flow()).toMatchObject({ stage: "promoted", retestRequired: false });
+  });
+
+  it("marks the flow for retest and resets approvals when the fingerprint changes", async () => {
+    await rollbackFlow(t.store.db, RELEASER, FLOW, "new client version");
+    const a = await requestPromotion(t.store.db, RELEASER, FLOW, "again");
+    await decideApproval(t.store.db, APPROVER, { id: a.id, decision: "approve", reason: "ok again" });
+    expect(await updateFingerprint(t.store.db, FLOW, "f".repeat(64), { clientVersions: ["2"] })).toBe(true);
+    expect(await flow()).toMatchObject({ retestRequired: true, fingerprint: "f".repeat(64) });
+    expect((await gateStatus(t.store.db, await flow())).map((g) => g.status)).toEqual(GATES.map(() => "stale"));
+    await expect(applyPromotion(t.store.db, RELEASER, FLOW)).rejects.toThrow(PromotionError);
+    await expect(decideApproval(t.store.db, APPROVER, { id: a.id, decision: "approve", reason: "late" })).rejects.toThrow(ApprovalError);
+  });
+
+  it("rollback blocks the flow and revokes its unfinished handles", async () => {
+    const id = newRecordId();
+    await insertRecord(t.store.db, { id, mode: "url", needKind: "grant", subject: "user-alice-1001", tenantId: "acme", sessionId: null, clientName: "Visual Studio Code", clientVersion: "1", protocolVersion: "2025-11-25", requestMethod: "tools/call", requestId: "1", toolName: "list_repositories", flowId: FLOW, purpose: "p", routeDecision: "url", routeReason: "r", expiresAt: new Date(Date.now() + 60_000) }, "sent");
+    const r = await rollbackFlow(t.store.db, RELEASER, FLOW, "incident");
+    expect(r.revoked).toBe(1);
+    expect(await getRecord(t.store.db, id)).toMatchObject({ state: "revoked" });
+    expect(await flow()).toMatchObject({ stage: "rolled_back" });
+  });
+});
