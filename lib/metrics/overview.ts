@@ -45,7 +45,7 @@ export async function healthByGroup(db: Db, q: OverviewQuery, now = new Date()):
         percentile_cont(0.5) within group (order by extract(epoch from responded_at - sent_at)) as p50,
         percentile_cont(0.95) within group (order by extract(epoch from responded_at - sent_at)) as p95
       from elicitation_records
-      where created_at >= ${since}
+      where created_at >= ${since.toISOString()}::timestamptz
       group by 1
       order by total desc`),
   );
@@ -85,7 +85,7 @@ export async function dailyVolume(db: Db, q: OverviewQuery, now = new Date()) {
         (count(*) filter (where state in ('validation_failed', 'timed_out', 'failed', 'expired', 'revoked', 'not_sent')))::int as failed,
         (count(*) filter (where state in ('created', 'sent', 'accepted', 'opened')))::int as open
       from elicitation_records
-      where created_at >= ${since}
+      where created_at >= ${since.toISOString()}::timestamptz
       group by 1 order by 1`),
   );
   return rows.map((r) => ({ t: new Date(r.t).toISOString().slice(0, q.period === "24h" ? 13 : 10), completed: Number(r.completed), refused: Number(r.refused), failed: Number(r.failed), open: Number(r.open) }));
