@@ -1,7 +1,7 @@
 // Console reads of elicitation records: server-side filtering, sorting and keyset pagination on the
 // (created_at, id) indexes, so any page depth costs the same. Value-free by construction: the
 // table holds nothing else.
-import { and, asc, desc, eq, gt, inArray, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { elicitationEvents, elicitationRecords, elicitationState, type ElicitationRecord } from "@/db/schema";
@@ -41,8 +41,10 @@ export async function listRecords(db: Db, f: RecordFilters, limit = PAGE_SIZE): 
   if (f.after) {
     const [ms, id] = f.after.split("_") as [string, string];
     const at = new Date(Number(ms));
-    const before = newest ? lt : gt;
-    conds.push(or(before(elicitationRecords.createdAt, at), and(eq(elicitationRecords.createdAt, at), before(elicitationRecords.id, id)))!);
+    // A row comparison, so PostgreSQL walks the (state, created_at, id) index from the cursor;
+    // the equivalent OR form makes it scan from the start of the filter.
+    const iso = at.toISOString();
+    conds.push(newest ? sql`(${elicitationRecords.createdAt}, ${elicitationRecords.id}) < (${iso}::timestamptz, ${id})` : sql`(${elicitationRecords.createdAt}, ${elicitationRecords.id}) > (${iso}::timestamptz, ${id})`);
   }
   const order = newest ? [desc(elicitationRecords.createdAt), desc(elicitationRecords.id)] : [asc(elicitationRecords.createdAt), asc(elicitationRecords.id)];
   const rows = await db.select().from(elicitationRecords).where(conds.length ? and(...conds) : undefined).orderBy(...order).limit(limit + 1);

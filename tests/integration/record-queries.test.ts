@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertRecord, newRecordId } from "@/lib/elicitation/records";
+import { listRecords } from "@/lib/elicitation/record-queries";
+import { createTestStore, type TestStore } from "../helpers/test-store";
+
+let t: TestStore;
+const ids: string[] = [];
+
+beforeAll(async () => {
+  t = await createTestStore();
+  for (let i = 0; i < 23; i++) {
+    const id = newRecordId();
+    ids.push(id);
+    await insertRecord(t.store.db, { id, mode: i % 2 ? "url" : "form", needKind: "field", subject: "s", tenantId: "acme", sessionId: null, clientName: "c", clientVersion: "1", protocolVersion: "p", requestMethod: "tools/call", requestId: String(i), toolName: "t", flowId: null, purpose: "p", routeDecision: "form", routeReason: "r" }, "sent");
+  }
+});
+afterAll(async () => {
+  await t.dispose();
+});
+
+describe("records keyset pagination", () => {
+  it.each(["newest", "oldest"] as const)("walks every record exactly once, %s first", async (sort) => {
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const { rows, next } = await listRecords(t.store.db, { sort, after }, 5);
+      seen.push(...rows.map((r) => r.id));
+      if (!next) break;
+      after = next;
+    }
+    expect(seen).toHaveLength(23);
+    expect(new Set(seen).size).toBe(23);
+    const times = (await listRecords(t.store.db, { sort }, 50)).rows.map((r) => r.id);
+    expect(seen).toEqual(times);
+  });
+
+  it("filters on the server", async () => {
+    const { rows } = await listRecords(t.store.db, { sort: "newest", mode: "url" }, 50);
+    expect(rows).toHaveLength(11);
+    expect(rows.every((r) => r.mode === "url")).toBe(true);
+  });
+});
