@@ -2,11 +2,10 @@
 // and writes bench/results.json. Runs against PostgreSQL when DATABASE_URL is set (a fresh database
 // is created next to it and dropped afterwards) and against a temporary embedded store otherwise.
 // Figures, not timed tests: nothing here fails a build; each result says whether its target holds.
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import postgres from "postgres";
+import { createDatabaseNextTo } from "@/db/create-database";
 import { openStore, type Store } from "@/db/client";
 import type { StoreConfig } from "@/db/config";
 import { migrateStore } from "@/db/migrate";
@@ -25,22 +24,15 @@ async function freshStore(): Promise<{ store: Store; drop: () => Promise<void> }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "eg-bench-"));
   process.env.DATA_DIR = dataDir;
   if (base) {
-    const name = `eg_bench_${randomBytes(4).toString("hex")}`;
-    const admin = postgres(base, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    await admin.end();
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    const config: StoreConfig = { kind: "postgres", url: url.toString(), poolMax: 10 };
+    const created = await createDatabaseNextTo(base, "eg_bench");
+    const config: StoreConfig = { kind: "postgres", url: created.url, poolMax: 10 };
     const store = await openStore(config);
     await migrateStore(store, config);
     return {
       store,
       drop: async () => {
         await store.close();
-        const again = postgres(base, { max: 1, onnotice: () => {} });
-        await again.unsafe(`drop database if exists ${name} with (force)`);
-        await again.end();
+        await created.drop();
       },
     };
   }

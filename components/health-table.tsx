@@ -1,15 +1,4 @@
-export interface HealthRow {
-  group: string;
-  total: number;
-  completed: number;
-  declined: number;
-  cancelled: number;
-  validationFailed: number;
-  timedOut: number;
-  preventedRepeats: number;
-  resumeP50s: number | null;
-  resumeP95s: number | null;
-}
+import type { GroupHealth as HealthRow } from "@/lib/metrics/overview";
 
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : "-");
 const secs = (s: number | null) => (s === null ? "-" : s < 120 ? `${s}s` : `${Math.round(s / 60)}m`);

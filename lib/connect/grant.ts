@@ -4,7 +4,7 @@
 // a new record written and a URL elicitation sent. Nothing secret ever passes through the client.
 import { and, desc, eq, gt, inArray } from "drizzle-orm";
 import { elicitationRecords } from "@/db/schema";
-import type { AskContext } from "@/lib/elicitation/engine";
+import { recordBasics, type AskContext } from "@/lib/elicitation/engine";
 import { countPreventedRepeat, recentRefusal } from "@/lib/elicitation/cooldown";
 import type { SecretNeed } from "@/lib/elicitation/needs";
 import { insertRecord, newRecordId, transition } from "@/lib/elicitation/records";
@@ -77,22 +77,9 @@ export async function ensureGrant(ctx: AskContext, need: SecretNeed): Promise<Gr
   }
   logger.info({ event: "elicitation.decided", record: id, tool: ctx.request.toolName, flow: ctx.flow.id, route: decision.route, reason: decision.reason }, "grant routed");
   const draft = {
-    id,
+    ...recordBasics(ctx, id, need.purpose, decision),
     mode: "url" as const,
     needKind: need.kind,
-    subject: ctx.subject,
-    tenantId: ctx.tenantId,
-    sessionId: ctx.session.id,
-    clientName: ctx.session.clientName,
-    clientVersion: ctx.session.clientVersion,
-    protocolVersion: ctx.session.protocolVersion,
-    requestMethod: ctx.request.method,
-    requestId: ctx.request.id,
-    toolName: ctx.request.toolName,
-    flowId: ctx.flow.id,
-    purpose: need.purpose,
-    routeDecision: decision.route,
-    routeReason: decision.reason,
     providerId: need.providerId,
     targetOrigin: new URL(connectUrl).origin,
     redirectUri: cfg.redirectUri,

@@ -37,6 +37,26 @@ export type AskOutcome =
   | { status: "repeat_prevented"; recordId: string; previous: "declined" | "cancelled" }
   | { status: "blocked" | "fallback"; recordId: string; reason: string };
 
+/** What every record says about who asked, from where, and what the router decided. */
+export function recordBasics(ctx: AskContext, id: string, purpose: string, decision: { route: RecordDraft["routeDecision"]; reason: string }) {
+  return {
+    id,
+    subject: ctx.subject,
+    tenantId: ctx.tenantId,
+    sessionId: ctx.session.id,
+    clientName: ctx.session.clientName,
+    clientVersion: ctx.session.clientVersion,
+    protocolVersion: ctx.session.protocolVersion,
+    requestMethod: ctx.request.method,
+    requestId: ctx.request.id,
+    toolName: ctx.request.toolName,
+    flowId: ctx.flow.id,
+    purpose,
+    routeDecision: decision.route,
+    routeReason: decision.reason,
+  };
+}
+
 export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutcome> {
   const { db } = ctx;
   const earlier = await recentRefusal(db, { subject: ctx.subject, tenantId: ctx.tenantId, toolName: ctx.request.toolName, cooldownMs: ctx.config.cooldownMs });
@@ -49,22 +69,9 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
   const lint = lintFormRequest(params);
   const decision = decideRoute(need, ctx.session.modes, await policyView(db, ctx.flow, ctx.subject), { verdict: lint.verdict, codes: lint.reasons.map((r) => r.code) });
   const draft: RecordDraft = {
-    id: newRecordId(),
+    ...recordBasics(ctx, newRecordId(), need.purpose, decision),
     mode: "form",
     needKind: "field",
-    subject: ctx.subject,
-    tenantId: ctx.tenantId,
-    sessionId: ctx.session.id,
-    clientName: ctx.session.clientName,
-    clientVersion: ctx.session.clientVersion,
-    protocolVersion: ctx.session.protocolVersion,
-    requestMethod: ctx.request.method,
-    requestId: ctx.request.id,
-    toolName: ctx.request.toolName,
-    flowId: ctx.flow.id,
-    purpose: need.purpose,
-    routeDecision: decision.route,
-    routeReason: decision.reason,
     schemaHash: schemaHash(need.schema),
     fieldNames: Object.keys(need.schema.properties),
   };

@@ -1,8 +1,7 @@
 // A fresh, migrated store per test file. With DATABASE_URL: a new PostgreSQL database created
 // next to the configured one and dropped afterwards. Without it: in-memory PGlite. Under CI=true a
 // missing DATABASE_URL is a failure, so CI can never quietly test only the embedded store.
-import { randomBytes } from "node:crypto";
-import postgres from "postgres";
+import { createDatabaseNextTo } from "@/db/create-database";
 import { openStore, type Store } from "@/db/client";
 import type { StoreConfig } from "@/db/config";
 import { migrateStore } from "@/db/migrate";
@@ -21,21 +20,8 @@ export function requirePostgresInCi(): void {
   }
 }
 
-export async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `eg_test_${randomBytes(6).toString("hex")}`;
-  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const again = postgres(baseUrl, { max: 1, onnotice: () => {} });
-      await again.unsafe(`drop database if exists ${name} with (force)`);
-      await again.end();
-    },
-  };
+export function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  return createDatabaseNextTo(baseUrl, "eg_test");
 }
 
 export async function createTestStore(kind: "default" | "pglite" = "default"): Promise<TestStore> {
