@@ -383,6 +383,17 @@ describe("allowlist and secrets at rest", () => {
       expect(text.includes(access_token.split(".")[2]!), table).toBe(false);
     }
     expect(dumped).toBeGreaterThan(10_000);
+    // And an evidence export of the whole audit log.
+    const fs = await import("node:fs");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const { exportAudit } = await import("@/lib/audit/export");
+    const { loadSigner } = await import("@/lib/audit/signing");
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), "eg-token-export-"));
+    await exportAudit({ db: t.store.db, outDir: out, format: "ndjson", signer: loadSigner({ DATA_DIR: out }), actor: { type: "system", id: "test" } });
+    const exported = fs.readFileSync(path.join(out, "audit.ndjson"), "utf8");
+    expect(exported).toContain("connect.completed");
+    expect(exported.includes(access_token)).toBe(false);
     await c.close();
   });
 });
