@@ -1,12 +1,21 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import type { ActionResult } from "@/lib/auth/action-result";
 
 type Result = ActionResult<{ state: string; scope: string }> | null;
 
-export function KillSwitchForm({ action, canChange }: { action: (prev: Result, form: FormData) => Promise<Result>; canChange: boolean }) {
+export interface Impact {
+  scope: string;
+  urlHandlesRevoked: number;
+  formRequestsDrained: number;
+}
+
+export function KillSwitchForm({ action, canChange, impact }: { action: (prev: Result, form: FormData) => Promise<Result>; canChange: boolean; impact: Impact[] }) {
   const [result, formAction, pending] = useActionState(action, null);
+  const [scope, setScope] = useState("global");
+  const [confirming, setConfirming] = useState(false);
+  const what = impact.find((i) => i.scope === scope);
   return (
     <form action={formAction} className="mt-3 grid max-w-xl gap-3" aria-describedby="kill-switch-help">
       <p id="kill-switch-help" className="text-sm text-slate-700 dark:text-slate-300">
@@ -15,7 +24,7 @@ export function KillSwitchForm({ action, canChange }: { action: (prev: Result, f
       </p>
       <label className="grid gap-1">
         <span className="font-medium">Scope</span>
-        <select name="scope" className="rounded border border-slate-400 bg-white p-2 dark:bg-slate-900" defaultValue="global">
+        <select name="scope" className="rounded border border-slate-400 bg-white p-2 dark:bg-slate-900" value={scope} onChange={(e) => (setScope(e.target.value), setConfirming(false))}>
           <option value="global">Everything (global)</option>
           <option value="mode:form">Form mode</option>
           <option value="mode:url">URL mode</option>
@@ -29,10 +38,27 @@ export function KillSwitchForm({ action, canChange }: { action: (prev: Result, f
         <span className="font-medium">Release automatically after (minutes, optional)</span>
         <input name="expiresInMinutes" type="number" min={1} className="rounded border border-slate-400 bg-white p-2 dark:bg-slate-900" />
       </label>
+      {confirming ? (
+        <div role="alert" className="rounded border border-red-800 p-3 text-sm" data-testid="kill-switch-confirm">
+          <p className="font-semibold">Engaging {scope} will:</p>
+          <ul className="ml-5 list-disc">
+            <li>block every new elicitation in this scope at once, on every instance;</li>
+            <li>revoke {what?.urlHandlesRevoked ?? 0} unfinished URL-mode handle(s) now (their links stop working);</li>
+            <li>let {what?.formRequestsDrained ?? 0} form request(s) in flight end on their own;</li>
+            <li>send clients the manual setup path or a refusal that names your reason.</li>
+          </ul>
+        </div>
+      ) : null}
       <div className="flex gap-3">
-        <button name="action" value="engage" disabled={pending} className="rounded bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800 disabled:opacity-60">
-          Engage kill switch
-        </button>
+        {confirming ? (
+          <button name="action" value="engage" disabled={pending} className="rounded bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800 disabled:opacity-60">
+            Confirm: engage kill switch
+          </button>
+        ) : (
+          <button type="button" onClick={() => setConfirming(true)} className="rounded bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800">
+            Engage kill switch
+          </button>
+        )}
         <button name="action" value="release" disabled={pending} className="rounded border border-slate-500 px-4 py-2 hover:bg-slate-100 disabled:opacity-60 dark:hover:bg-slate-800">
           Release (needs two people)
         </button>

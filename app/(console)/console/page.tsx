@@ -9,6 +9,7 @@ import { VolumeChart } from "@/components/volume-chart";
 import { dailyVolume, healthByGroup, overviewQuery } from "@/lib/metrics/overview";
 import { MIN_GROUP } from "@/lib/metrics/prometheus";
 import Link from "next/link";
+import { killSwitchImpact } from "@/lib/policy/kill-switch-impact";
 import { killSwitchFormAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -18,7 +19,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const parsed = overviewQuery.safeParse(await searchParams);
   const q = parsed.success ? parsed.data : overviewQuery.parse({});
-  const [counts, health, volume] = await Promise.all([storeCounts(access.db), healthByGroup(access.db, q), dailyVolume(access.db, q)]);
+  const [counts, health, volume, impact] = await Promise.all([storeCounts(access.db), healthByGroup(access.db, q), dailyVolume(access.db, q), killSwitchImpact(access.db)]);
   const link = (change: Partial<typeof q>) => `/console?${new URLSearchParams({ ...q, ...change })}`;
   return (
     <main id="main">
@@ -79,7 +80,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         </section>
         <section aria-labelledby="kill-switch-heading">
           <h2 id="kill-switch-heading" className="text-xl font-semibold">Kill switch</h2>
-          <KillSwitchForm action={killSwitchFormAction} canChange={hasPermission(access.operator.roles, PERMISSIONS.killSwitchChange)} />
+          <KillSwitchForm action={killSwitchFormAction} canChange={hasPermission(access.operator.roles, PERMISSIONS.killSwitchChange)} impact={impact} />
         </section>
       </div>
     </main>
