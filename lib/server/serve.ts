@@ -34,8 +34,8 @@ export async function serve(options: ServeOptions): Promise<http.Server> {
       .then((done) => done || routes(req, res))
       .then((done) => (done ? undefined : handle(req, res)))
       .catch((err: unknown) => {
-      // The path only, never the query string: it may carry state or codes.
-      logger.error({ path: (req.url ?? "").split("?")[0], error: err instanceof Error ? err.name : "error" }, "request failed");
+        // The path only, never the query string: it may carry state or codes.
+        logger.error({ path: (req.url ?? "").split("?")[0], error: err instanceof Error ? err.name : "error" }, "request failed");
         if (!res.headersSent) res.writeHead(500).end("internal error");
       });
   });

@@ -111,6 +111,12 @@ describe("ctl", () => {
     expect((await runCli(["token", "--subject", "stranger"], env)).stderr).toMatch(/--tenant is required/);
   });
 
+  it("refuses to expose the development identity provider on a network interface", async () => {
+    const r = await runCli(["serve", "--hostname", "0.0.0.0", "--port", "4999"], { ...storeEnv, OIDC_ISSUER: "" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/refusing to serve the development identity provider on 0\.0\.0\.0/);
+  });
+
   it("reports a malformed manifest", async () => {
     const dir = path.join(tmp, "malformed");
     fs.mkdirSync(dir);

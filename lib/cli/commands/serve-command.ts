@@ -7,6 +7,8 @@ import { storeConfigFromEnv } from "@/db/config";
 import { migrateStore } from "@/db/migrate";
 import { isStoreEmpty, seedDemo } from "@/lib/demo/seed";
 import { serve } from "@/lib/server/serve";
+import { oidcConfig } from "@/lib/auth/oidc-config";
+import { isLoopbackHost } from "@/lib/policy/url-check";
 import { parse, positiveInt } from "../args";
 import { CliError } from "../errors";
 
@@ -15,6 +17,11 @@ export async function serveCommand(argv: string[], demo: boolean): Promise<numbe
   const port = positiveInt("port", values.port ?? process.env.PORT, 3000);
   const hostname = values.hostname ?? process.env.HOSTNAME_BIND ?? "127.0.0.1";
   const dir = process.cwd();
+  // The development identity provider signs anyone in with the password "demo": never let it be
+  // reachable from the network by accident.
+  if (oidcConfig().devProvider && !isLoopbackHost(hostname) && process.env.DEV_IDP_ENABLED !== "true") {
+    throw new CliError(`refusing to serve the development identity provider on ${hostname}: set OIDC_ISSUER for a real one, bind to 127.0.0.1, or set DEV_IDP_ENABLED=true if you really mean it`);
+  }
   if (!fs.existsSync(path.join(dir, ".next", "BUILD_ID"))) {
     throw new CliError("no production build found; run `npm run build` first (npm run demo does this for you)");
   }
