@@ -49,6 +49,13 @@ async function urlClient(token: string, answer: "accept" | "decline" | "cancel" 
 
 const grants = async (subject: string) => (await t.store.db.select().from(downstreamConnections).where(eq(downstreamConnections.subject, subject))).length;
 
+/** Continue on the connect page and sign in at the provider; returns the redirect back to us. */
+async function throughProvider(id: string, u: Awaited<ReturnType<typeof user>>): Promise<URL> {
+  const go = await continueConnect(t.store.db, id, u.browser);
+  if (!go.ok) throw new Error(go.problem);
+  return loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+}
+
 async function startFlow(u: Awaited<ReturnType<typeof user>>) {
   const c = await urlClient(u.token);
   const first = await c.call("list_repositories");
@@ -148,9 +155,7 @@ describe("URL mode", () => {
       const u = await user();
       await reset(u.subject);
       const { c, id } = await startFlow(u);
-      const go = await continueConnect(t.store.db, id, u.browser);
-      if (!go.ok) throw new Error(go.problem);
-      const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+      const callback = await throughProvider(id, u);
       const changedState = new URLSearchParams(callback.searchParams);
       changedState.set("state", "x".repeat(43));
       expect(await completeCallback(t.store.db, changedState, u.browser)).toMatchObject({ ok: false, problem: "not_found" });
@@ -167,9 +172,7 @@ describe("URL mode", () => {
       const u = await user();
       await reset(u.subject);
       const { c, id } = await startFlow(u);
-      const go = await continueConnect(t.store.db, id, u.browser);
-      if (!go.ok) throw new Error(go.problem);
-      const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+      const callback = await throughProvider(id, u);
       const q = new URLSearchParams(callback.searchParams);
       q.set("iss", "https://evil.example");
       expect(await completeCallback(t.store.db, q, u.browser)).toMatchObject({ ok: false, problem: "refused" });
@@ -181,9 +184,7 @@ describe("URL mode", () => {
       const u = await user();
       await reset(u.subject);
       const { c, id } = await startFlow(u);
-      const go = await continueConnect(t.store.db, id, u.browser);
-      if (!go.ok) throw new Error(go.problem);
-      const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+      const callback = await throughProvider(id, u);
       await t.store.db.update(elicitationRecords).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(elicitationRecords.id, id));
       expect(await completeCallback(t.store.db, callback.searchParams, u.browser)).toMatchObject({ ok: false, problem: "expired" });
       expect(await getRecord(t.store.db, id)).toMatchObject({ state: "expired", lateCallbackAt: expect.any(Date) });
@@ -215,9 +216,7 @@ describe("URL mode", () => {
     if (!started.ok || !("connectPath" in started)) throw new Error("setup did not start");
     const id = started.connectPath.split("/").pop()!;
     expect(await connectView(t.store.db, id, { sub: "user-mallory-2001", tenant: "globex" })).toEqual({ ok: false, problem: "mismatch" });
-    const go = await continueConnect(t.store.db, id, u.browser);
-    if (!go.ok) throw new Error(go.problem);
-    const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+    const callback = await throughProvider(id, u);
     expect(await completeCallback(t.store.db, callback.searchParams, u.browser)).toMatchObject({ ok: true });
     expect((await c.call("list_repositories")).structured).toMatchObject({ outcome: "completed" });
     await c.close();
@@ -257,9 +256,7 @@ describe("revocation", () => {
     const u = await user();
     await reset(u.subject);
     const { c, id } = await startFlow(u);
-    const go = await continueConnect(t.store.db, id, u.browser);
-    if (!go.ok) throw new Error(go.problem);
-    const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+    const callback = await throughProvider(id, u);
     const { revokeRecords } = await import("@/lib/elicitation/revoke");
     expect(await revokeRecords(t.store.db, { type: "operator", id: "op-operator-0002" }, { ids: [id] }, "suspicious")).toEqual([id]);
     expect(await completeCallback(t.store.db, callback.searchParams, u.browser)).toMatchObject({ ok: false, problem: "revoked" });
@@ -285,9 +282,7 @@ describe("revocation", () => {
 
 describe("recovery: exactly one grant, and the workflow completes", () => {
   async function completeInBrowser(id: string, u: Awaited<ReturnType<typeof user>>) {
-    const go = await continueConnect(t.store.db, id, u.browser);
-    if (!go.ok) throw new Error(go.problem);
-    const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+    const callback = await throughProvider(id, u);
     expect(await completeCallback(t.store.db, callback.searchParams, u.browser)).toMatchObject({ ok: true });
   }
 
@@ -363,9 +358,7 @@ describe("allowlist and secrets at rest", () => {
     const u = await user();
     await reset(u.subject);
     const { c, id } = await startFlow(u);
-    const go = await continueConnect(t.store.db, id, u.browser);
-    if (!go.ok) throw new Error(go.problem);
-    const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
+    const callback = await throughProvider(id, u);
     await completeCallback(t.store.db, callback.searchParams, u.browser);
     const { connectionTokens } = await import("@/lib/connect/connections");
     const [connection] = await t.store.db.select().from(downstreamConnections).where(eq(downstreamConnections.subject, u.subject));
