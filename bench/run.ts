@@ -13,13 +13,14 @@ import { seedDemo } from "@/lib/demo/seed";
 import { consoleQueries, seedSyntheticRecords } from "./console-queries";
 import { elicitationOverhead } from "./elicitation-overhead";
 import { evidence, seedAudit } from "./evidence";
+import { killSwitchPropagation } from "./kill-switch-propagation";
 import { bulkRevocation } from "./revocation";
 import type { BenchResult } from "./stats";
 
 const full = process.argv.includes("--full");
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
-async function freshStore(): Promise<{ store: Store; drop: () => Promise<void> }> {
+async function freshStore(): Promise<{ store: Store; config: StoreConfig; drop: () => Promise<void> }> {
   const base = process.env.DATABASE_URL;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "eg-bench-"));
   process.env.DATA_DIR = dataDir;
@@ -30,6 +31,7 @@ async function freshStore(): Promise<{ store: Store; drop: () => Promise<void> }
     await migrateStore(store, config);
     return {
       store,
+      config,
       drop: async () => {
         await store.close();
         await created.drop();
@@ -39,11 +41,11 @@ async function freshStore(): Promise<{ store: Store; drop: () => Promise<void> }
   const config: StoreConfig = { kind: "pglite", dataDir: path.join(dataDir, "pglite") };
   const store = await openStore(config, { purpose: "npm run bench" });
   await migrateStore(store, config);
-  return { store, drop: () => store.close() };
+  return { store, config, drop: () => store.close() };
 }
 
 async function main() {
-  const { store, drop } = await freshStore();
+  const { store, config, drop } = await freshStore();
   const pg = store.kind === "postgres";
   const sizes = { records: full ? 10_000_000 : pg ? 1_000_000 : 200_000, audit: full ? 1_000_000 : pg ? 200_000 : 50_000, revoke: 100_000, calls: full ? 200 : 100, rounds: 3 };
   const results: BenchResult[] = [];
@@ -54,6 +56,10 @@ async function main() {
     await seedSyntheticRecords(store.db, sizes.records, flowIds);
     log("console queries...");
     results.push(...(await consoleQueries(store.db, { records: sizes.records, runs: 20 })));
+    if (config.kind === "postgres") {
+      log("kill-switch propagation across two instances...");
+      results.push(...(await killSwitchPropagation(config, 20)));
+    }
     log("elicitation overhead...");
     results.push(...(await elicitationOverhead(store.db, { calls: sizes.calls, rounds: sizes.rounds })));
     log(`seeding ${sizes.audit.toLocaleString("en-US")} audit entries...`);
