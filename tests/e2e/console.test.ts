@@ -198,6 +198,37 @@ describe("console", () => {
     await expect.poll(async () => again.getByRole("status").textContent()).toMatch(/^Refused: gates not passing for the current version: contract missing/);
   });
 
+  it("every console control on the records and overview pages is reachable from the keyboard", async () => {
+    const page = await as("operator", "/console/records");
+    const reached = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press("Tab");
+      const label = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el) return "";
+        // Focus must be visible where it lands (the app styles :focus-visible).
+        const outline = getComputedStyle(el).outlineStyle;
+        const name = el.getAttribute("aria-label") ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? "";
+        return `${el.tagName.toLowerCase()}:${name.trim().slice(0, 40)}:${outline}`;
+      });
+      reached.add(label);
+    }
+    const all = [...reached].join("\n");
+    // (A label wraps its select, so the select's name starts with the label text.)
+    for (const want of [/^select:State/m, /^select:Mode/m, /^select:Client/m, /^button:Apply:/m, /^input:Reason for revoking:/m, /^input:Select record [0-9a-f]+:/m, /^a:[0-9a-f]{12}…:/m, /^button:Sign out:/m]) expect(all).toMatch(want);
+    expect(all).not.toMatch(/:none$/m);
+
+    // The kill switch, by keyboard, up to its confirmation step.
+    await page.goto(`${base()}/console`);
+    await page.getByLabel("Reason (required)").focus();
+    await page.keyboard.type("keyboard drill");
+    const engage = page.getByRole("button", { name: "Engage kill switch" });
+    for (let i = 0; i < 10 && !(await engage.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    expect(await page.getByTestId("kill-switch-confirm").textContent()).toMatch(/Engaging global will/);
+    await expect.poll(() => page.getByRole("button", { name: "Confirm: engage kill switch" }).count()).toBe(1);
+  });
+
   it("shows client compatibility per deployment", async () => {
     const page = await as("viewer", "/console/clients");
     expect(await page.getByTestId("clients-table").textContent()).toContain("Visual Studio Code");

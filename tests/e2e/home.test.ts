@@ -37,6 +37,20 @@ describe("overview", () => {
     await context.close();
   });
 
+  it("has a dark theme that follows the system setting and stays accessible", async () => {
+    const context = await browser.newContext({ colorScheme: "dark" });
+    const page = await context.newPage();
+    await signIn(page, inject("baseUrl"), "viewer");
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).not.toBe("rgb(255, 255, 255)");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, "overview-dark.png"), fullPage: true });
+    await page.goto(`${inject("baseUrl")}/console/records`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, "records-dark.png"), fullPage: true });
+    await context.close();
+  });
+
   it("sends security headers", async () => {
     const res = await fetch(`${inject("baseUrl")}/sign-in`);
     expect(res.headers.get("x-frame-options")).toBe("DENY");
