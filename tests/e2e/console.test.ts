@@ -6,31 +6,23 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, Page, Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, seriousA11yViolations } from "../helpers/browser";
+import type { Page, Route } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { seriousA11yViolations, SHOTS, useBrowser } from "../helpers/browser";
 import { runCli } from "../helpers/cli";
 import { connectClient } from "../helpers/mcp-client";
 import { signIn } from "../helpers/sign-in";
 
-const shots = path.resolve(import.meta.dirname, "../artifacts/screenshots");
-let browser: Browser;
+const browser = useBrowser();
 const base = () => inject("baseUrl");
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  fs.mkdirSync(shots, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 async function token(subject: string) {
   return (await runCli(["token", "--subject", subject], inject("appEnv"))).stdout.trim();
 }
 
 async function as(login: string, target = "/console"): Promise<Page> {
-  const context = await browser.newContext();
+  const context = await browser().newContext();
   const page = await context.newPage();
   await signIn(page, base(), login, target);
   return page;
@@ -75,7 +67,7 @@ describe("console", () => {
     const op = await as("operator", "/console/records");
     await op.goto(`${base()}/console/records?inflight=1&mode=url`);
     expect(await seriousA11yViolations(op)).toEqual([]);
-    await op.screenshot({ path: path.join(shots, "records.png"), fullPage: true });
+    await op.screenshot({ path: path.join(SHOTS, "records.png"), fullPage: true });
     await op.getByLabel(`Select record ${id}`).check();
     await op.getByLabel("Reason for revoking").fill("suspicious connect attempt");
     await op.getByRole("button", { name: "Revoke 1 selected" }).click();
@@ -92,7 +84,7 @@ describe("console", () => {
     expect(await op.getByTestId("record-state").textContent()).toBe("revoked");
     expect(await op.getByTestId("timeline").textContent()).toMatch(/revoked by operator op-operator-0002: suspicious connect attempt/);
     expect(await seriousA11yViolations(op)).toEqual([]);
-    await op.screenshot({ path: path.join(shots, "record-detail.png"), fullPage: true });
+    await op.screenshot({ path: path.join(SHOTS, "record-detail.png"), fullPage: true });
     await client.close();
   });
 
@@ -114,7 +106,7 @@ describe("console", () => {
     const id = asked.structured.approval as string;
     const approver = await as("approver", "/console/approvals");
     expect(await seriousA11yViolations(approver)).toEqual([]);
-    await approver.screenshot({ path: path.join(shots, "approvals.png"), fullPage: true });
+    await approver.screenshot({ path: path.join(SHOTS, "approvals.png"), fullPage: true });
     const form = approver.getByRole("form", { name: `Decide ${id}` });
     await form.getByLabel("Reason").fill("cache is stale");
     await form.getByRole("button", { name: "Approve" }).click();
@@ -128,7 +120,7 @@ describe("console", () => {
     expect((await viewer.request.get(`${base()}/api/console/audit/export`)).status()).toBe(403);
     const auditor = await as("auditor", "/console/audit");
     expect(await seriousA11yViolations(auditor)).toEqual([]);
-    await auditor.screenshot({ path: path.join(shots, "audit.png"), fullPage: true });
+    await auditor.screenshot({ path: path.join(SHOTS, "audit.png"), fullPage: true });
     const [download] = await Promise.all([auditor.waitForEvent("download"), auditor.getByRole("button", { name: "Download export" }).click()]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "eg-e2e-evidence-"));
     const tarPath = path.join(dir, "evidence.tar");
@@ -166,7 +158,7 @@ describe("console", () => {
     await admin.reload();
     expect(await admin.getByTestId("origins").textContent()).toContain("shown as аpple.com");
     expect(await seriousA11yViolations(admin)).toEqual([]);
-    await admin.screenshot({ path: path.join(shots, "origins.png"), fullPage: true });
+    await admin.screenshot({ path: path.join(SHOTS, "origins.png"), fullPage: true });
     // The operator sees the list but no controls (the server would refuse them: origins.manage).
     const operator = await as("operator", "/console/origins");
     expect(await operator.getByText("Only admins manage origins.").count()).toBe(1);
@@ -177,7 +169,7 @@ describe("console", () => {
     const flowId = "purge_report_cache:claude-code"; // seeded in canary
     const releaser = await as("releaser", "/console/flows");
     expect(await seriousA11yViolations(releaser)).toEqual([]);
-    await releaser.screenshot({ path: path.join(shots, "flows.png"), fullPage: true });
+    await releaser.screenshot({ path: path.join(SHOTS, "flows.png"), fullPage: true });
     const controls = releaser.getByRole("form", { name: `Release controls for ${flowId}` });
     await controls.getByLabel("Reason").fill("canary looks healthy");
     await controls.getByRole("button", { name: "Request promotion" }).click();
@@ -233,7 +225,7 @@ describe("console", () => {
     const page = await as("viewer", "/console/clients");
     expect(await page.getByTestId("clients-table").textContent()).toContain("Visual Studio Code");
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await page.screenshot({ path: path.join(shots, "clients.png"), fullPage: true });
+    await page.screenshot({ path: path.join(SHOTS, "clients.png"), fullPage: true });
   });
 
   it("serves value-free Prometheus metrics behind a token", async () => {

@@ -6,9 +6,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser } from "../helpers/browser";
+import { useBrowser } from "../helpers/browser";
 import { runCli } from "../helpers/cli";
 import { connectClient, type TestClient } from "../helpers/mcp-client";
 import { signIn } from "../helpers/sign-in";
@@ -16,7 +15,7 @@ import { signIn } from "../helpers/sign-in";
 const CANARY = `CANARY-${Date.now().toString(36)}-7f3a9c`;
 const env = () => inject("appEnv");
 let client: TestClient;
-let browser: Browser;
+const browser = useBrowser();
 
 async function token(subject: string): Promise<string> {
   const r = await runCli(["token", "--subject", subject], env());
@@ -25,7 +24,6 @@ async function token(subject: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   client = await connectClient(`${inject("baseUrl")}/api/mcp`, await token("user-alice-1001"), {
     name: "e2e-engine",
     capabilities: { elicitation: { form: {} } },
@@ -34,7 +32,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await client?.close();
-  await browser?.close();
 });
 
 describe("governed endpoint against the running app", () => {
@@ -92,7 +89,7 @@ describe("governed endpoint against the running app", () => {
     const log = fs.readFileSync(inject("serverLog"), "utf8");
     expect(log).not.toContain(CANARY);
     // Audit log, read through the console API by an auditor.
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const page = await context.newPage();
     await signIn(page, inject("baseUrl"), "auditor");
     const audit = await (await page.request.get(`${inject("baseUrl")}/api/console/audit?limit=500`)).text();

@@ -1,25 +1,15 @@
-import fs from "node:fs";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, seriousA11yViolations } from "../helpers/browser";
+import { describe, expect, inject, it } from "vitest";
+import { seriousA11yViolations, SHOTS, useBrowser } from "../helpers/browser";
 import { signIn } from "../helpers/sign-in";
 
-const shots = path.resolve(import.meta.dirname, "../artifacts/screenshots");
-let browser: Browser;
+const browser = useBrowser();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  fs.mkdirSync(shots, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe("overview", () => {
   it("shows live counts read from the seeded store to a signed-in viewer", async () => {
     const seed = inject("seed");
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const page = await context.newPage();
     await signIn(page, inject("baseUrl"), "viewer");
     const text = async (id: string) => (await page.getByTestId(id).textContent())?.replace(/,/g, "");
@@ -32,22 +22,22 @@ describe("overview", () => {
     expect(perState.reduce((sum, v) => sum + Number(v.replace(/,/g, "")), 0)).toBe(total);
     expect(Number(await text("count-audit"))).toBeGreaterThanOrEqual(seed.auditEntries);
     expect(await page.getByTestId("audit-head").textContent()).toMatch(/^[0-9a-f]{64}$/);
-    await page.screenshot({ path: path.join(shots, "overview.png"), fullPage: true });
+    await page.screenshot({ path: path.join(SHOTS, "overview.png"), fullPage: true });
     expect(await seriousA11yViolations(page)).toEqual([]);
     await context.close();
   });
 
   it("has a dark theme that follows the system setting and stays accessible", async () => {
-    const context = await browser.newContext({ colorScheme: "dark" });
+    const context = await browser().newContext({ colorScheme: "dark" });
     const page = await context.newPage();
     await signIn(page, inject("baseUrl"), "viewer");
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background).not.toBe("rgb(255, 255, 255)");
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await page.screenshot({ path: path.join(shots, "overview-dark.png"), fullPage: true });
+    await page.screenshot({ path: path.join(SHOTS, "overview-dark.png"), fullPage: true });
     await page.goto(`${inject("baseUrl")}/console/records`);
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await page.screenshot({ path: path.join(shots, "records-dark.png"), fullPage: true });
+    await page.screenshot({ path: path.join(SHOTS, "records-dark.png"), fullPage: true });
     await context.close();
   });
 

@@ -7,20 +7,13 @@ import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { decodeJwt } from "jose";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser } from "../helpers/browser";
+import { describe, expect, inject, it } from "vitest";
+import { useBrowser } from "../helpers/browser";
 import { DEMO_PASSWORD } from "../helpers/sign-in";
 
 const REDIRECT = "http://127.0.0.1:9/oauth/callback"; // nothing listens: the browser's request is intercepted
-let browser: Browser;
+const browser = useBrowser();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 class BrowserOAuthProvider implements OAuthClientProvider {
   info?: OAuthClientInformationMixed;
@@ -69,9 +62,9 @@ describe("MCP client sign-in through OAuth", () => {
     expect(auth.origin + auth.pathname).toBe(`${base}/oidc/auth`);
     expect(auth.searchParams.get("code_challenge_method")).toBe("S256");
     expect(auth.searchParams.get("resource")).toBe(resource);
-    expect(provider.info?.client_id).toBeTruthy();
+    expect(provider.info?.client_id).toMatch(/^[A-Za-z0-9_-]{10,}$/);
 
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     let code: string | null = null;
     await page.route("http://127.0.0.1:9/**", async (route) => {
       code = new URL(route.request().url()).searchParams.get("code");
@@ -83,7 +76,7 @@ describe("MCP client sign-in through OAuth", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(/127\.0\.0\.1:9\/oauth\/callback/);
     await page.close();
-    expect(code).toBeTruthy();
+    expect(code).toMatch(/^[A-Za-z0-9_-]{20,}$/);
 
     await first.finishAuth(code!);
     const claims = decodeJwt(provider.saved!.access_token);

@@ -1,32 +1,22 @@
 // Acceptance (identity and access): sign in through the development provider as an operator and
 // land in the console; a viewer's attempt at an operator action is refused on the server, tried by
 // calling the route and the action directly, and audited; unauthenticated requests are refused.
-import fs from "node:fs";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, seriousA11yViolations } from "../helpers/browser";
+import { describe, expect, inject, it } from "vitest";
+import { seriousA11yViolations, SHOTS, useBrowser } from "../helpers/browser";
 import { signIn } from "../helpers/sign-in";
 
-const shots = path.resolve(import.meta.dirname, "../artifacts/screenshots");
-let browser: Browser;
+const browser = useBrowser();
 const base = () => inject("baseUrl");
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  fs.mkdirSync(shots, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe("console sign-in", () => {
   it("redirects an anonymous visitor to sign-in and refuses console APIs with 401", async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(`${base()}/console`);
     expect(new URL(page.url()).pathname).toBe("/sign-in");
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await page.screenshot({ path: path.join(shots, "sign-in.png") });
+    await page.screenshot({ path: path.join(SHOTS, "sign-in.png") });
     await page.close();
     const res = await fetch(`${base()}/api/console/kill-switch`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(res.status).toBe(401);
@@ -34,7 +24,7 @@ describe("console sign-in", () => {
   });
 
   it("signs an operator in, shows who and which role, and uses secure session cookies", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const page = await context.newPage();
     await signIn(page, base(), "operator");
     await expect(page.getByTestId("whoami").textContent()).resolves.toContain("Oscar Operator");
@@ -47,7 +37,7 @@ describe("console sign-in", () => {
   });
 
   it("lets an operator engage the kill switch; releasing needs a second operator", async () => {
-    const ctxA = await browser.newContext();
+    const ctxA = await browser().newContext();
     const a = await ctxA.newPage();
     await signIn(a, base(), "operator");
     const engage = await a.request.post(`${base()}/api/console/kill-switch`, { data: { scope: "mode:form", action: "engage", reason: "e2e drill" } });
@@ -60,7 +50,7 @@ describe("console sign-in", () => {
     expect(again.status()).toBe(409);
     expect(await again.json()).toMatchObject({ ok: false, error: expect.stringMatching(/second person/) });
 
-    const ctxB = await browser.newContext();
+    const ctxB = await browser().newContext();
     const b = await ctxB.newPage();
     await signIn(b, base(), "admin");
     const confirm = await b.request.post(`${base()}/api/console/kill-switch`, { data: { scope: "mode:form", action: "release", reason: "drill over" } });
@@ -70,7 +60,7 @@ describe("console sign-in", () => {
   });
 
   it("refuses a viewer's kill-switch attempt on the server, via the route and via the form, and audits it", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const page = await context.newPage();
     await signIn(page, base(), "viewer");
     const direct = await page.request.post(`${base()}/api/console/kill-switch`, { data: { scope: "global", action: "engage", reason: "viewer tries" } });
@@ -90,7 +80,7 @@ describe("console sign-in", () => {
     await context.close();
 
     // Both denials are in the audit log, read back by an auditor.
-    const auditor = await browser.newContext();
+    const auditor = await browser().newContext();
     const ap = await auditor.newPage();
     await signIn(ap, base(), "auditor");
     const res = await ap.request.get(`${base()}/api/console/audit?action=access.denied&actor=op-viewer-0006`);
@@ -100,13 +90,13 @@ describe("console sign-in", () => {
   });
 
   it("shows an end user that the console is not for them, and audits the attempt", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const page = await context.newPage();
     await signIn(page, base(), "alice");
     expect(await page.getByTestId("forbidden").textContent()).toMatch(/cannot open this page/);
     expect((await page.request.get(`${base()}/api/console/audit`)).status()).toBe(403);
     await context.close();
-    const auditor = await browser.newContext();
+    const auditor = await browser().newContext();
     const ap = await auditor.newPage();
     await signIn(ap, base(), "auditor");
     const res = await ap.request.get(`${base()}/api/console/audit?action=access.denied&actor=user-alice-1001`);

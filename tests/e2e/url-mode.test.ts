@@ -2,25 +2,15 @@
 // receives the URL; the browser signs in as the same user, continues at the provider, the callback
 // completes, and the retried call returns the repositories. Also: another user opening the link is
 // refused, and the connect page passes axe-core and works from the keyboard.
-import fs from "node:fs";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, seriousA11yViolations } from "../helpers/browser";
+import { describe, expect, inject, it } from "vitest";
+import { seriousA11yViolations, SHOTS, useBrowser } from "../helpers/browser";
 import { runCli } from "../helpers/cli";
 import { connectClient } from "../helpers/mcp-client";
 import { signIn } from "../helpers/sign-in";
 
-const shots = path.resolve(import.meta.dirname, "../artifacts/screenshots");
-let browser: Browser;
+const browser = useBrowser();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  fs.mkdirSync(shots, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 async function token(subject: string) {
   const r = await runCli(["token", "--subject", subject], inject("appEnv"));
@@ -37,19 +27,19 @@ describe("URL mode in the browser", () => {
     expect(url).toBe(`${base}/connect/${first.structured.elicitationId}`);
 
     // Another user who gets hold of the link sees nothing useful.
-    const other = await browser.newContext();
+    const other = await browser().newContext();
     const op = await other.newPage();
     await signIn(op, base, "mallory", new URL(url).pathname);
     expect(await op.getByTestId("connect-problem").getAttribute("data-problem")).toBe("mismatch");
     await other.close();
 
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const page = await context.newPage();
     await signIn(page, base, "alice", new URL(url).pathname);
     expect(await page.getByTestId("provider-domain").textContent()).toBe("localhost");
     expect(await page.getByTestId("connect-purpose").textContent()).toBe("Read your repositories on Demo Git");
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await page.screenshot({ path: path.join(shots, "connect.png"), fullPage: true });
+    await page.screenshot({ path: path.join(SHOTS, "connect.png"), fullPage: true });
     // Keyboard only: Tab to Continue and press Enter.
     const continueButton = page.getByRole("button", { name: "Continue to Demo Git" });
     for (let i = 0; i < 20 && !(await continueButton.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");

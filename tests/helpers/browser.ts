@@ -1,6 +1,8 @@
 // Debian's Chromium driven by playwright-core. Never a downloaded browser: CHROMIUM_PATH or
 // /usr/bin/chromium must exist, and a missing browser fails the run with a clear message.
 import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { createRequire } from "node:module";
 import { chromium, type Browser, type Page } from "playwright-core";
 
@@ -44,4 +46,22 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
   });
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+export const SHOTS = path.resolve(import.meta.dirname, "../artifacts/screenshots");
+
+/** One Chromium per test file (closed afterwards) and the screenshot folder. */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    fs.mkdirSync(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("the browser has not started");
+    return browser;
+  };
 }
