@@ -50,12 +50,23 @@ export function KillSwitchForm({ action, canChange, impact }: { action: (prev: R
         </div>
       ) : null}
       <div className="flex gap-3">
+        {/* Distinct keys: React must mount a new element. Reusing one <button> and turning it into a
+            submit button during the click would let that same click submit the form, skipping the
+            confirmation. */}
         {confirming ? (
-          <button name="action" value="engage" disabled={pending} className="rounded bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800 disabled:opacity-60">
+          <button key="confirm" name="action" value="engage" disabled={pending} className="rounded bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800 disabled:opacity-60">
             Confirm: engage kill switch
           </button>
         ) : (
-          <button type="button" onClick={() => setConfirming(true)} className="rounded bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800">
+          <button
+            key="ask"
+            type="button"
+            onClick={(e) => {
+              e.preventDefault();
+              setConfirming(true);
+            }}
+            className="rounded bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800"
+          >
             Engage kill switch
           </button>
         )}

@@ -219,6 +219,12 @@ describe("console", () => {
     await page.keyboard.press("Enter");
     expect(await page.getByTestId("kill-switch-confirm").textContent()).toMatch(/Engaging global will/);
     await expect.poll(() => page.getByRole("button", { name: "Confirm: engage kill switch" }).count()).toBe(1);
+    // Asking is not engaging: nothing was sent to the server.
+    await page.waitForTimeout(500);
+    await page.reload();
+    expect(await page.getByTestId("kill-switch-banner").count()).toBe(0);
+    const status = await page.request.get(`${base()}/api/console/kill-switch`);
+    expect((await status.json()).data).toEqual([]);
   });
 
   it("shows client compatibility per deployment", async () => {

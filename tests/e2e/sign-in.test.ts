@@ -71,6 +71,7 @@ describe("console sign-in", () => {
     await page.getByLabel("Reason (required)").fill("viewer tries the form");
     await page.getByRole("button", { name: "Engage kill switch" }).click();
     // The confirmation step says what would happen before anything is sent.
+    expect(await page.getByTestId("kill-switch-result").textContent()).toBe("");
     expect(await page.getByTestId("kill-switch-confirm").textContent()).toMatch(/revoke \d+ unfinished URL-mode handle/);
     await page.getByRole("button", { name: "Confirm: engage kill switch" }).click();
     await page.waitForFunction(() => document.querySelector('[data-testid="kill-switch-result"]')?.textContent?.startsWith("Refused"));
