@@ -1,6 +1,6 @@
 // Read side of the audit log for the console and the CLI. Queries throw on failure; callers
 // never receive an empty list standing in for an error.
-import { and, count, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lt } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditLog } from "@/db/schema";
 
@@ -10,13 +10,7 @@ export async function auditHead(db: Db): Promise<{ entries: number; headSeq: num
   return { entries: head?.seq ?? 0, headSeq: head?.seq ?? 0, headHash: head?.hash ?? null, lastAt: head?.ts ?? null };
 }
 
-export async function recentAudit(db: Db, limit = 10) {
-  return db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(limit);
-}
 
-export async function countAuditActions(db: Db) {
-  return db.select({ action: auditLog.action, n: count() }).from(auditLog).groupBy(auditLog.action);
-}
 
 export interface AuditFilter {
   action?: string;

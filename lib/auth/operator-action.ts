@@ -40,6 +40,9 @@ export async function runOperatorAction<S extends z.ZodType, T>(spec: OperatorAc
   try {
     return { status: 200, result: { ok: true, data: await spec.run({ db, operator, input: parsed.data }) } };
   } catch (err) {
+    // A service may check a narrower permission itself (approvals check the approver role by the
+    // approval's kind); its refusal, already audited, is a 403 like the one above.
+    if (err instanceof AuthError) return { status: err.status, result: { ok: false, error: err.message } };
     if (spec.expected?.some((E) => err instanceof E)) return { status: 409, result: { ok: false, error: (err as Error).message } };
     throw err;
   }

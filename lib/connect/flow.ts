@@ -115,8 +115,10 @@ export async function completeCallback(db: Db, query: URLSearchParams, user: Bro
     // Late (revoked or expired) or replayed (already completed): attach nothing, record it.
     if (record.state === "opened") await transition(db, record.id, { from: ["opened"], to: "expired", reason: "callback after expiry" });
     if (record.state !== "completed") {
-      await db.update(elicitationRecords).set({ lateCallbackAt: new Date() }).where(eq(elicitationRecords.id, record.id));
-      await db.transaction((tx) => appendAudit(tx, { actorType: "subject", actorId: user.sub, action: AUDIT_ACTIONS.recordLateCallback, targetType: "elicitation", targetId: record.id, detail: { state: record.state === "opened" ? "expired" : record.state } }));
+      await db.transaction(async (tx) => {
+        await tx.update(elicitationRecords).set({ lateCallbackAt: new Date() }).where(eq(elicitationRecords.id, record.id));
+        await appendAudit(tx, { actorType: "subject", actorId: user.sub, action: AUDIT_ACTIONS.recordLateCallback, targetType: "elicitation", targetId: record.id, detail: { state: record.state === "opened" ? "expired" : record.state } });
+      });
       return { ok: false, problem: record.state === "revoked" ? "revoked" : "expired" };
     }
     return refuse(db, user, record, record.id, "used");

@@ -1,7 +1,6 @@
 // Real MCP client names and versions as they appear in `clientInfo`, with the elicitation
 // capability each declares (see MCP-ELICITATION.md, "What clients actually support"). Used only to
 // make demo history realistic; the engine always trusts the session's own initialize.
-export { declaredModes } from "@/lib/elicitation/capabilities";
 export interface DemoClient {
   name: string;
   version: string;

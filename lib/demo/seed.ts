@@ -20,15 +20,15 @@ import {
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAuditBatch, type AuditInput } from "@/lib/audit/writer";
 import { DEMO_END_USERS, DEMO_OPERATORS, DEMO_TENANTS } from "./accounts";
-import { DEMO_CLIENTS, declaredModes, type DemoClient } from "./clients";
+import { declaredModes } from "@/lib/elicitation/capabilities";
+import { DEMO_CLIENTS, type DemoClient } from "./clients";
 import { hexId, pick, seededRng, weighted, type Rng } from "./random";
-import { flowIdFor } from "@/lib/policy/flows";
+import { flowIdFor, SERVER_VERSION } from "@/lib/policy/flows";
 import { appUrl } from "@/lib/auth/oidc-config";
 
 const DAY = 86_400_000;
 const CHUNK = 500;
 export const DEMO_PROVIDER_ID = "demo-git";
-const SERVER_VERSION = "0.1.0";
 // Synthetic history predates this deployment's URL; it names the default demo origin.
 const DEMO_ORIGIN_PLACEHOLDER = "http://localhost:3000";
 

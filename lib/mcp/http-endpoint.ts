@@ -120,7 +120,3 @@ function authInfo(p: McpPrincipal) {
   // The token itself is not passed on: nothing downstream of this check needs it.
   return { token: "[verified]", clientId: p.clientId, scopes: p.scopes, expiresAt: p.expiresAt, extra: { subject: p.subject, tenant: p.tenant } };
 }
-
-export function liveSessionCount(): number {
-  return sessions.size;
-}

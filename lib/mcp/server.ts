@@ -8,7 +8,7 @@ import { declaredModes } from "@/lib/elicitation/capabilities";
 import { engineConfig } from "@/lib/elicitation/config";
 import { askForm, type AskContext } from "@/lib/elicitation/engine";
 import { ensureGrant } from "@/lib/connect/grant";
-import { ensureFlow } from "@/lib/policy/flows";
+import { ensureFlow, SERVER_VERSION } from "@/lib/policy/flows";
 import { fingerprintFor } from "@/lib/policy/fingerprint";
 import { updateFingerprint } from "@/lib/policy/promotion";
 import { oidcConfig } from "@/lib/auth/oidc-config";
@@ -18,7 +18,7 @@ import { WORKFLOWS } from "@/lib/workflows/registry";
 import type { WorkflowRuntime } from "@/lib/workflows/types";
 import { wire20251125 } from "./wire-2025-11-25";
 
-export const SERVER_INFO = { name: "elicitation-gateway", version: "0.1.0" };
+export const SERVER_INFO = { name: "elicitation-gateway", version: SERVER_VERSION };
 
 export interface SessionContext {
   principal: McpPrincipal;
@@ -30,6 +30,9 @@ export interface SessionContext {
 
 export function buildMcpServer(ctx: SessionContext): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
+  // Read once per session, not per call: both read development secrets from disk.
+  const issuer = oidcConfig().issuer;
+  const downstreamIssuer = downstreamUrls().issuer;
   const facts = () => {
     const caps = server.server.getClientCapabilities() as Record<string, unknown> | undefined;
     const client = server.server.getClientVersion();
@@ -70,8 +73,8 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
         clientName,
         clientVersion: client?.version ?? "unknown",
         modes,
-        issuer: oidcConfig().issuer,
-        providerIssuers: wf.needs.some((n) => n.kind === "grant") ? [downstreamUrls().issuer] : [],
+        issuer,
+        providerIssuers: wf.needs.some((n) => n.kind === "grant") ? [downstreamIssuer] : [],
         needs: wf.needs,
       });
       if (fp.fingerprint !== flow.fingerprint && (await updateFingerprint(ctx.db, flow.id, fp.fingerprint, fp.inputs))) flow = await ensureFlow(ctx.db, wf.name, clientName);

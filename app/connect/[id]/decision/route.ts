@@ -1,6 +1,7 @@
 import { getDb } from "@/db";
 import { currentUser } from "@/lib/auth/session";
 import { oidcConfig } from "@/lib/auth/oidc-config";
+import { isSameOriginPost } from "@/lib/auth/same-origin";
 import { continueConnect, declineConnect } from "@/lib/connect/flow";
 
 export const dynamic = "force-dynamic";
@@ -9,11 +10,7 @@ export async function POST(req: Request, ctx: { params: Promise<{ id: string }> 
   const { id } = await ctx.params;
   const base = oidcConfig().appUrl;
   const go = (path: string) => Response.redirect(new URL(path, base), 303);
-  // The form posts from this app only (SameSite cookies, and the Origin header checked here;
-  // browsers that withhold Origin still say Sec-Fetch-Site).
-  const origin = req.headers.get("origin");
-  const sameSite = origin === base || ((origin === null || origin === "null") && req.headers.get("sec-fetch-site") === "same-origin");
-  if (!sameSite) return new Response("cross-site request refused", { status: 403 });
+  if (!isSameOriginPost(req, base)) return new Response("cross-site request refused", { status: 403 });
   const user = await currentUser();
   if (!user) return go(`/sign-in?callbackUrl=${encodeURIComponent(`/connect/${id}`)}`);
   const action = (await req.formData()).get("action");

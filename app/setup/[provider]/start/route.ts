@@ -1,5 +1,6 @@
 import { getDb } from "@/db";
 import { oidcConfig } from "@/lib/auth/oidc-config";
+import { isSameOriginPost } from "@/lib/auth/same-origin";
 import { currentUser } from "@/lib/auth/session";
 import { startSetup } from "@/lib/connect/setup";
 
@@ -8,8 +9,7 @@ export const dynamic = "force-dynamic";
 export async function POST(req: Request, ctx: { params: Promise<{ provider: string }> }) {
   const { provider } = await ctx.params;
   const base = oidcConfig().appUrl;
-  const origin = req.headers.get("origin");
-  if (!(origin === base || ((origin === null || origin === "null") && req.headers.get("sec-fetch-site") === "same-origin"))) {
+  if (!isSameOriginPost(req, base)) {
     return new Response("cross-site request refused", { status: 403 });
   }
   const user = await currentUser();
