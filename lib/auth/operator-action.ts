@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { getDb } from "@/db";
 import type { Db } from "@/db/client";
+import { storeFailureOf, storeFailureText } from "@/db/errors";
 import { AuthError, authorize, type Operator, type Target } from "./authorize";
 import type { ActionResult } from "./action-result";
 import type { Permission } from "./permissions";
@@ -18,9 +19,21 @@ export interface OperatorActionSpec<S extends z.ZodType, T> {
   expected?: Array<new (...args: never[]) => Error>;
 }
 
-export type OperatorActionOutcome<T> = { status: 200 | 400 | 401 | 403 | 409 | 500; result: ActionResult<T> };
+export type OperatorActionOutcome<T> = { status: 200 | 400 | 401 | 403 | 409 | 500 | 503; result: ActionResult<T> };
 
 export async function runOperatorAction<S extends z.ZodType, T>(spec: OperatorActionSpec<S, T>, raw: unknown): Promise<OperatorActionOutcome<T>> {
+  try {
+    return await runChecked(spec, raw);
+  } catch (err) {
+    // The store refusing work (unreachable, read-only, out of disk) rolled the transaction back:
+    // say so next to the control instead of failing the page or pretending it took effect.
+    const failure = storeFailureOf(err);
+    if (!failure) throw err;
+    return { status: 503, result: { ok: false, error: `Not changed: ${storeFailureText(failure)}. Nothing was saved; try again when it is back.` } };
+  }
+}
+
+async function runChecked<S extends z.ZodType, T>(spec: OperatorActionSpec<S, T>, raw: unknown): Promise<OperatorActionOutcome<T>> {
   const user = await currentUser();
   if (!user) return { status: 401, result: { ok: false, error: "sign-in required" } };
   const db = await getDb();

@@ -8,6 +8,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
+import { storeFailureOf, storeFailureText } from "@/db/errors";
 import { BearerError, bearerChallenge, type McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { logger } from "@/lib/log/logger";
 import { liveSessions } from "./live-sessions";
@@ -48,6 +49,23 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
 }
 
 export function createMcpEndpoint(options: McpEndpointOptions) {
+  const handle = endpointHandler(options);
+  return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    try {
+      await handle(req, res);
+    } catch (err) {
+      // The store failing mid-request (an outage, a read-only or full database) is a clear 503,
+      // never a driver message; anything else propagates to the server's generic 500.
+      const failure = storeFailureOf(err);
+      if (!failure) throw err;
+      logger.error({ event: "mcp.store_failure", store: failure }, "MCP request failed on the store");
+      if (!res.headersSent) jsonRpcError(res, 503, -32603, `service unavailable: ${storeFailureText(failure)}; nothing was done, retry in a moment`, { "retry-after": "2" });
+      else res.end();
+    }
+  };
+}
+
+function endpointHandler(options: McpEndpointOptions) {
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     let principal: McpPrincipal;
     try {

@@ -2,6 +2,8 @@
 // from the bearer token), never a client-supplied identity, and every workflow's questions go
 // through the elicitation engine via the 2025-11-25 wire adapter.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { declaredModes } from "@/lib/elicitation/capabilities";
@@ -16,6 +18,9 @@ import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
 import { describeCapabilities } from "@/lib/workflows/describe-capabilities";
 import { WORKFLOWS } from "@/lib/workflows/registry";
 import type { WorkflowRuntime } from "@/lib/workflows/types";
+import { storeFailureOf, storeFailureText } from "@/db/errors";
+import { logger } from "@/lib/log/logger";
+import { textResult } from "@/lib/workflows/types";
 import { wire20251125 } from "./wire-2025-11-25";
 
 export const SERVER_INFO = { name: "elicitation-gateway", version: SERVER_VERSION };
@@ -63,7 +68,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
   );
 
   for (const wf of WORKFLOWS) {
-    server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema: {} }, async (_args, extra) => {
+    const runWorkflow = async (extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
       const { client, modes } = facts();
       const clientName = client?.name ?? "unknown";
       let flow = await ensureFlow(ctx.db, wf.name, clientName);
@@ -92,6 +97,18 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
         ensureGrant: (need) => ensureGrant(ask, need),
       };
       return wf.run(runtime);
+    };
+    server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema: {} }, async (_args, extra) => {
+      try {
+        return await runWorkflow(extra);
+      } catch (err) {
+        // A store outage is reported plainly, never as a driver message (which may quote SQL);
+        // whatever was written before it stays consistent and is reconciled (reconcile.ts).
+        const failure = storeFailureOf(err);
+        logger.error({ event: "mcp.tool_failed", tool: wf.name, store: failure ?? null, error: err instanceof Error ? err.name : "error" }, "tool call failed");
+        const text = failure ? `Not done: ${storeFailureText(failure)}. Nothing was done; retry in a moment.` : "Not done: an internal error occurred. Nothing was done.";
+        return textResult(text, { outcome: failure ? "store_unavailable" : "internal_error" }, true);
+      }
     });
   }
   return server;

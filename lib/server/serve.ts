@@ -6,6 +6,8 @@ import next from "next";
 import type { Store } from "@/db/client";
 import { logger } from "@/lib/log/logger";
 import { oidcConfig } from "@/lib/auth/oidc-config";
+import { engineConfig } from "@/lib/elicitation/config";
+import { startReconciler } from "@/lib/elicitation/reconcile";
 import { createAppRoutes } from "./app-routes";
 import { openControlChannel } from "./control-channel";
 
@@ -39,7 +41,9 @@ export async function serve(options: ServeOptions): Promise<http.Server> {
         if (!res.headersSent) res.writeHead(500).end("internal error");
       });
   });
-  server.once("close", () => control?.close());
+  // Closes records abandoned by a stopped instance (this one before a restart, or another).
+  const stopReconciler = startReconciler(options.store.db, engineConfig());
+  server.once("close", () => (control?.close(), stopReconciler()));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.hostname, () => resolve());

@@ -1,0 +1,74 @@
+// Reconciliation of records whose outcome can no longer arrive. A form request is answered (or
+// times out) inside the tools/call that sent it; if the instance handling it stopped (crash,
+// deploy, kill), the record would stay `sent` for ever. Any instance may close such records once
+// the form timeout plus a grace period has passed: by then the original call has ended on every
+// instance, so nothing in flight is touched. URL-mode handles past their expiry become `expired`.
+// Each statement updates and writes the matching events together, guarded by the state it leaves.
+import { sql } from "drizzle-orm";
+import { rowsOf, type Db } from "@/db/client";
+import { logger } from "@/lib/log/logger";
+import type { EngineConfig } from "./config";
+
+/** Extra time after the form timeout before a record counts as abandoned. */
+export const RECONCILE_GRACE_MS = 60_000;
+
+export interface ReconcileResult {
+  timedOut: number;
+  expired: number;
+}
+
+export async function reconcileStaleRecords(db: Db, config: Pick<EngineConfig, "formTimeoutMs">, now = new Date()): Promise<ReconcileResult> {
+  const formCutoff = new Date(now.getTime() - config.formTimeoutMs - RECONCILE_GRACE_MS).toISOString();
+  const at = now.toISOString();
+  const form = rowsOf<{ n: number }>(
+    await db.execute(sql`
+      with stale as (
+        select id, state from elicitation_records
+        where mode = 'form' and state in ('sent', 'accepted') and sent_at < ${formCutoff}::timestamptz
+        for update skip locked
+      ), moved as (
+        update elicitation_records r set state = 'timed_out', finished_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
+        from stale where r.id = stale.id returning r.id, stale.state as from_state
+      ), ev as (
+        insert into elicitation_events (record_id, from_state, to_state, at, actor_type, actor_id, reason, detail)
+        select id, from_state, 'timed_out', ${at}::timestamptz, 'system', 'reconciler', 'no outcome was recorded before the timeout: the instance handling the request stopped', '{}'::jsonb from moved
+        returning 1
+      )
+      select count(*)::int as n from ev`),
+  );
+  const url = rowsOf<{ n: number }>(
+    await db.execute(sql`
+      with stale as (
+        select id, state from elicitation_records
+        where mode = 'url' and state in ('sent', 'accepted', 'opened') and expires_at < ${at}::timestamptz
+        for update skip locked
+      ), moved as (
+        update elicitation_records r set state = 'expired', finished_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
+        from stale where r.id = stale.id returning r.id, stale.state as from_state
+      ), ev as (
+        insert into elicitation_events (record_id, from_state, to_state, at, actor_type, actor_id, reason, detail)
+        select id, from_state, 'expired', ${at}::timestamptz, 'system', 'reconciler', 'link expired unused', '{}'::jsonb from moved
+        returning 1
+      )
+      select count(*)::int as n from ev`),
+  );
+  const result = { timedOut: form[0]?.n ?? 0, expired: url[0]?.n ?? 0 };
+  if (result.timedOut || result.expired) logger.info({ event: "records.reconciled", ...result }, "stale records closed");
+  return result;
+}
+
+/** Runs the reconciler now and then every `everyMs`; failures (a store outage) are logged and retried. */
+export function startReconciler(db: Db, config: Pick<EngineConfig, "formTimeoutMs">, everyMs = 30_000): () => void {
+  let running = false;
+  const tick = () => {
+    if (running) return;
+    running = true;
+    reconcileStaleRecords(db, config)
+      .catch((err: unknown) => logger.warn({ event: "records.reconcile_failed", error: err instanceof Error ? err.name : "error" }, "reconciliation failed; will retry"))
+      .finally(() => (running = false));
+  };
+  tick();
+  const timer = setInterval(tick, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
