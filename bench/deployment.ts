@@ -1,0 +1,133 @@
+// A throwaway deployment of the production build for the load run and the fault drills: a fresh
+// store (a new PostgreSQL database next to DATABASE_URL, or a temporary embedded store), migrated
+// and seeded with the demo tenants and accounts, and one or more `ctl serve` instances on it.
+// Each instance is a single Node process (tsx as an import hook, not a wrapper process), so a
+// SIGKILL really kills the instance and its peak memory is that one process's.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { createDatabaseNextTo } from "@/db/create-database";
+import { openStore, type Store } from "@/db/client";
+import type { StoreConfig } from "@/db/config";
+import { migrateStore } from "@/db/migrate";
+import { seedDemo } from "@/lib/demo/seed";
+
+export const root = path.resolve(import.meta.dirname, "..");
+
+export interface Deployment {
+  kind: "postgres" | "pglite";
+  /** Shared by every instance: development secrets (IdP keys, vault key) live here. */
+  dataDir: string;
+  databaseUrl?: string;
+  /** Opens the deployment's store from this process (PGlite: only while no instance runs). */
+  open(): Promise<Store>;
+  dispose(): Promise<void>;
+}
+
+export function requireBuild(): void {
+  if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("no production build: run `npm run build` first");
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+/** A fresh deployment store; `publicUrl` is the origin users and clients will see (APP_URL). */
+export async function prepareDeployment(publicUrl: string, opts: { postgres?: string } = {}): Promise<Deployment> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "eg-deploy-"));
+  let config: StoreConfig;
+  let drop = async () => {};
+  if (opts.postgres) {
+    const created = await createDatabaseNextTo(opts.postgres, "eg_drill");
+    config = { kind: "postgres", url: created.url, poolMax: 4 };
+    drop = created.drop;
+  } else {
+    config = { kind: "pglite", dataDir: path.join(dataDir, "pglite") };
+  }
+  const open = () => openStore(config, { purpose: "deployment set-up" });
+  const store = await open();
+  try {
+    await migrateStore(store, config);
+    await seedDemo(store.db, { records: 0, appUrl: publicUrl });
+  } finally {
+    await store.close();
+  }
+  return {
+    kind: config.kind === "postgres" ? "postgres" : "pglite",
+    dataDir,
+    databaseUrl: config.kind === "postgres" ? config.url : undefined,
+    open,
+    dispose: async () => {
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Instance {
+  port: number;
+  baseUrl: string;
+  child: ChildProcess;
+  output(): string;
+  /** Peak resident memory of the instance process so far (VmHWM), in bytes. */
+  peakRss(): number;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts `ctl serve` on the deployment; `publicUrl` defaults to the instance's own origin. */
+export async function startInstance(dep: Deployment, opts: { port?: number; publicUrl?: string; env?: Record<string, string> } = {}): Promise<Instance> {
+  requireBuild();
+  const port = opts.port ?? (await freePort());
+  const baseUrl = `http://localhost:${port}`;
+  const env = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    APP_ENV: "development",
+    DATA_DIR: dep.dataDir,
+    DATABASE_URL: dep.databaseUrl ?? "",
+    APP_URL: opts.publicUrl ?? baseUrl,
+    PORT: String(port),
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+    ...opts.env,
+  };
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "lib/cli/main.ts"), "serve", "--port", String(port)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`instance exited early (${child.exitCode}):\n${out}`);
+    if (Date.now() > deadline) throw new Error(`instance did not answer at ${baseUrl} within 90 s:\n${out}`);
+    try {
+      if ((await fetch(`${baseUrl}/.well-known/oauth-protected-resource`)).status < 500) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    port,
+    baseUrl,
+    child,
+    output: () => out,
+    peakRss: () => {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
+      const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+      return kb ? Number(kb) * 1024 : 0;
+    },
+    stop: async (signal = "SIGTERM") => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
