@@ -1,11 +1,13 @@
 // Exact reconciliation of a load run: what the clients saw against what the store holds. Every
 // elicitation the clients saw has exactly one record in the state its outcome implies; no record
 // of the run is unaccounted for or left in flight; each record's events form one unbroken path
-// from `created` to its state; prevented repeats add up; the audit chain verifies.
+// from `created` to its state; prevented repeats add up; the overview's rollup equals the
+// records; the audit chain verifies.
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { verifyStoredChain } from "@/lib/audit/chain-verify";
 import { isTerminal, type RecordState } from "@/lib/elicitation/records";
+import { rollupDrift } from "@/lib/metrics/rollup-check";
 import type { CallOutcome } from "./load-clients";
 
 const STATE_FOR: Record<string, RecordState> = {
@@ -97,6 +99,9 @@ export async function reconcileLoad(db: Db, runId: string, calls: CallOutcome[],
       limit 20`),
   );
   for (const b of broken) add(`record ${b.id}: ${b.problem}`);
+
+  // The overview's rollup, maintained by a trigger under concurrent writers, must equal the records.
+  for (const d of await rollupDrift(db, 5)) add(`rollup ${d.key}: ${JSON.stringify(d.rollup)} but the records say ${JSON.stringify(d.fresh)}`);
 
   const chain = await verifyStoredChain(db);
   if (!chain.ok) add(`audit chain broken at ${chain.brokenSeq}: ${chain.problem}`);

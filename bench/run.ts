@@ -18,6 +18,10 @@ import { bulkRevocation } from "./revocation";
 import type { BenchResult } from "./stats";
 
 const full = process.argv.includes("--full");
+// `--only console,export`: run some benchmarks (names: console, propagation, overhead, export, revocation).
+const onlyArg = process.argv.find((a) => a.startsWith("--only="))?.slice(7) ?? (process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined);
+const only = onlyArg ? new Set(onlyArg.split(",")) : undefined;
+const wanted = (name: string) => !only || only.has(name);
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 async function freshStore(): Promise<{ store: Store; config: StoreConfig; drop: () => Promise<void> }> {
@@ -52,22 +56,32 @@ async function main() {
   try {
     await seedDemo(store.db, { records: 0 });
     const flowIds = ["generate_report:visual-studio-code", "generate_report:claude-code", "list_repositories:visual-studio-code", "purge_report_cache:cursor-vscode"];
-    log(`seeding ${sizes.records.toLocaleString("en-US")} records (${store.kind})...`);
-    await seedSyntheticRecords(store.db, sizes.records, flowIds);
-    log("console queries...");
-    results.push(...(await consoleQueries(store.db, { records: sizes.records, runs: 20 })));
-    if (config.kind === "postgres") {
+    if (wanted("console")) {
+      log(`seeding ${sizes.records.toLocaleString("en-US")} records (${store.kind})...`);
+      const t = performance.now();
+      await seedSyntheticRecords(store.db, sizes.records, flowIds);
+      log(`  seeded in ${Math.round((performance.now() - t) / 1000)} s`);
+      log("console queries...");
+      results.push(...(await consoleQueries(store.db, { records: sizes.records, runs: 20 })));
+    }
+    if (config.kind === "postgres" && wanted("propagation")) {
       log("kill-switch propagation across two instances...");
       results.push(...(await killSwitchPropagation(config, 20)));
     }
-    log("elicitation overhead...");
-    results.push(...(await elicitationOverhead(store.db, { calls: sizes.calls, rounds: sizes.rounds })));
-    log(`seeding ${sizes.audit.toLocaleString("en-US")} audit entries...`);
-    await seedAudit(store, sizes.audit);
-    log("evidence export and verify...");
-    results.push(...(await evidence(store, sizes.audit)));
-    log(`bulk revocation of ${sizes.revoke.toLocaleString("en-US")}...`);
-    results.push(...(await bulkRevocation(store.db, sizes.revoke)));
+    if (wanted("overhead")) {
+      log("elicitation overhead...");
+      results.push(...(await elicitationOverhead(store.db, { calls: sizes.calls, rounds: sizes.rounds })));
+    }
+    if (wanted("export")) {
+      log(`seeding ${sizes.audit.toLocaleString("en-US")} audit entries...`);
+      await seedAudit(store, sizes.audit);
+      log("evidence export and verify...");
+      results.push(...(await evidence(store, sizes.audit)));
+    }
+    if (wanted("revocation")) {
+      log(`bulk revocation of ${sizes.revoke.toLocaleString("en-US")}...`);
+      results.push(...(await bulkRevocation(store.db, sizes.revoke)));
+    }
   } finally {
     await drop();
   }

@@ -16,6 +16,7 @@ import {
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -271,6 +272,27 @@ export const elicitationRecords = pgTable(
     index("records_subject_tool_idx").on(t.subject, t.tenantId, t.toolName, t.createdAt),
     index("records_session_idx").on(t.sessionId),
   ],
+);
+
+// Hourly rollup of the records, maintained by a trigger in the same transaction as every record
+// write (migration 0002), so the overview and the metrics endpoint read a few thousand rows
+// instead of scanning millions. One row per hour, flow, client, mode, state and time-to-resume
+// bucket (RESUME_BUCKET_BOUNDS in lib/metrics/resume-buckets.ts; -1 when nobody responded).
+export const recordRollup = pgTable(
+  "record_rollup",
+  {
+    hour: tstz("hour").notNull(),
+    // '' stands for "no flow" (the setup page), so the key can be a primary key.
+    flowId: text("flow_id").notNull(),
+    clientName: text("client_name").notNull(),
+    clientVersion: text("client_version").notNull(),
+    mode: elicitationMode("mode").notNull(),
+    state: elicitationState("state").notNull(),
+    resumeBucket: integer("resume_bucket").notNull(),
+    records: bigint("records", { mode: "number" }).notNull(),
+    preventedRepeats: bigint("prevented_repeats", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.flowId, t.clientName, t.clientVersion, t.mode, t.state, t.resumeBucket] })],
 );
 
 export const elicitationEvents = pgTable(

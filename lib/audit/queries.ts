@@ -10,8 +10,6 @@ export async function auditHead(db: Db): Promise<{ entries: number; headSeq: num
   return { entries: head?.seq ?? 0, headSeq: head?.seq ?? 0, headHash: head?.hash ?? null, lastAt: head?.ts ?? null };
 }
 
-
-
 export interface AuditFilter {
   action?: string;
   actorId?: string;

@@ -1,11 +1,12 @@
-// Health aggregates for the overview, computed in SQL over the chosen period: outcome rates,
-// prevented repeats and time-to-resume percentiles by flow, client (name and version) or mode, and
-// daily volume. Groups with fewer than MIN_GROUP records are folded into "other" (no percentiles)
-// so that a count cannot single out a person.
+// Health aggregates for the overview, computed in SQL over the chosen period from the hourly
+// rollup: outcome rates, prevented repeats and time-to-resume percentiles by flow, client (name
+// and version) or mode, and daily volume. Groups with fewer than MIN_GROUP records are folded into
+// "other" (no percentiles) so that a count cannot single out a person.
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { rowsOf, type Db } from "@/db/client";
 import { MIN_GROUP } from "./prometheus";
+import { percentileFromHistogram } from "./resume-buckets";
 
 export const PERIODS = { "24h": 1, "7d": 7, "30d": 30 } as const;
 export const overviewQuery = z.object({ period: z.enum(["24h", "7d", "30d"]).default("7d"), by: z.enum(["flow", "client", "mode"]).default("flow") });
@@ -24,48 +25,59 @@ export interface GroupHealth {
   resumeP95s: number | null;
 }
 
+// Group expressions over the slices below (flow '' is the setup page, outside any flow).
 const GROUP_SQL = {
-  flow: sql`coalesce(flow_id, 'setup')`,
+  flow: sql`case when flow_id = '' then 'setup' else flow_id end`,
   client: sql`client_name || ' ' || client_version`,
   mode: sql`mode::text`,
 };
 
+/**
+ * The period as slices of (time, flow, client, mode, state, resume bucket, count, prevented):
+ * whole UTC hours from the rollup (maintained by a trigger with every record write), plus the raw
+ * records of the partial first hour. Summing these is exact for counts and exact to the bucket
+ * for time-to-resume, and reads a few thousand rows whatever the table's size.
+ */
+function slices(since: Date) {
+  const firstHour = new Date(Math.ceil(since.getTime() / 3_600_000) * 3_600_000).toISOString();
+  const from = since.toISOString();
+  return sql`
+    select hour as at, flow_id, client_name, client_version, mode, state, resume_bucket, records as n, prevented_repeats as prevented
+      from record_rollup where hour >= ${firstHour}::timestamptz and records <> 0
+    union all
+    select created_at, coalesce(flow_id, ''), client_name, client_version, mode, state, record_resume_bucket(sent_at, responded_at), 1, prevented_repeats
+      from elicitation_records where created_at >= ${from}::timestamptz and created_at < ${firstHour}::timestamptz`;
+}
+
+const COUNTED = { completed: "completed", declined: "declined", cancelled: "cancelled", validation_failed: "validationFailed", timed_out: "timedOut" } as const;
+
 export async function healthByGroup(db: Db, q: OverviewQuery, now = new Date()): Promise<GroupHealth[]> {
   const since = new Date(now.getTime() - PERIODS[q.period] * 86_400_000);
-  const rows = rowsOf<Record<string, string | number | null>>(
+  const rows = rowsOf<{ grp: string; state: string; bucket: number; n: string | number; prevented: string | number }>(
     await db.execute(sql`
-      select ${GROUP_SQL[q.by]} as grp,
-        count(*)::int as total,
-        (count(*) filter (where state = 'completed'))::int as completed,
-        (count(*) filter (where state = 'declined'))::int as declined,
-        (count(*) filter (where state = 'cancelled'))::int as cancelled,
-        (count(*) filter (where state = 'validation_failed'))::int as validation_failed,
-        (count(*) filter (where state = 'timed_out'))::int as timed_out,
-        coalesce(sum(prevented_repeats), 0)::int as prevented,
-        percentile_cont(0.5) within group (order by extract(epoch from responded_at - sent_at)) as p50,
-        percentile_cont(0.95) within group (order by extract(epoch from responded_at - sent_at)) as p95
-      from elicitation_records
-      where created_at >= ${since.toISOString()}::timestamptz
-      group by 1
-      order by total desc`),
+      with s as (${slices(since)})
+      select ${GROUP_SQL[q.by]} as grp, state::text as state, resume_bucket as bucket, sum(n)::bigint as n, sum(prevented)::bigint as prevented
+      from s group by 1, 2, 3`),
   );
+  const groups = new Map<string, GroupHealth & { hist: Map<number, number> }>();
+  for (const r of rows) {
+    let g = groups.get(r.grp);
+    if (!g) groups.set(r.grp, (g = { group: r.grp, total: 0, completed: 0, declined: 0, cancelled: 0, validationFailed: 0, timedOut: 0, preventedRepeats: 0, resumeP50s: null, resumeP95s: null, hist: new Map() }));
+    const n = Number(r.n);
+    g.total += n;
+    g.preventedRepeats += Number(r.prevented);
+    const counted = COUNTED[r.state as keyof typeof COUNTED];
+    if (counted) g[counted] += n;
+    g.hist.set(Number(r.bucket), (g.hist.get(Number(r.bucket)) ?? 0) + n);
+  }
   const out: GroupHealth[] = [];
   const other: GroupHealth = { group: "other (small groups)", total: 0, completed: 0, declined: 0, cancelled: 0, validationFailed: 0, timedOut: 0, preventedRepeats: 0, resumeP50s: null, resumeP95s: null };
-  for (const r of rows) {
-    const g: GroupHealth = {
-      group: String(r.grp),
-      total: Number(r.total),
-      completed: Number(r.completed),
-      declined: Number(r.declined),
-      cancelled: Number(r.cancelled),
-      validationFailed: Number(r.validation_failed),
-      timedOut: Number(r.timed_out),
-      preventedRepeats: Number(r.prevented),
-      resumeP50s: r.p50 === null ? null : Math.round(Number(r.p50)),
-      resumeP95s: r.p95 === null ? null : Math.round(Number(r.p95)),
-    };
+  for (const { hist, ...g } of [...groups.values()].sort((a, b) => b.total - a.total || a.group.localeCompare(b.group))) {
+    if (g.total === 0) continue;
     if (g.total >= MIN_GROUP) {
-      out.push(g);
+      const p50 = percentileFromHistogram(hist, 0.5);
+      const p95 = percentileFromHistogram(hist, 0.95);
+      out.push({ ...g, resumeP50s: p50 === null ? null : Math.round(p50), resumeP95s: p95 === null ? null : Math.round(p95) });
       continue;
     }
     for (const k of ["total", "completed", "declined", "cancelled", "validationFailed", "timedOut", "preventedRepeats"] as const) other[k] += g[k];
@@ -76,17 +88,18 @@ export async function healthByGroup(db: Db, q: OverviewQuery, now = new Date()):
 
 export async function dailyVolume(db: Db, q: OverviewQuery, now = new Date()) {
   const since = new Date(now.getTime() - PERIODS[q.period] * 86_400_000);
-  const bucket = q.period === "24h" ? sql`date_trunc('hour', created_at)` : sql`date_trunc('day', created_at)`;
+  const unit = q.period === "24h" ? sql.raw("'hour'") : sql.raw("'day'");
   const rows = rowsOf<{ t: string | Date; completed: number; refused: number; failed: number; open: number }>(
     await db.execute(sql`
-      select ${bucket} as t,
-        (count(*) filter (where state = 'completed'))::int as completed,
-        (count(*) filter (where state in ('declined', 'cancelled')))::int as refused,
-        (count(*) filter (where state in ('validation_failed', 'timed_out', 'failed', 'expired', 'revoked', 'not_sent')))::int as failed,
-        (count(*) filter (where state in ('created', 'sent', 'accepted', 'opened')))::int as open
-      from elicitation_records
-      where created_at >= ${since.toISOString()}::timestamptz
-      group by 1 order by 1`),
+      with s as (${slices(since)})
+      select date_trunc(${unit}, at, 'UTC') as t,
+        (coalesce(sum(n) filter (where state = 'completed'), 0))::int as completed,
+        (coalesce(sum(n) filter (where state in ('declined', 'cancelled')), 0))::int as refused,
+        (coalesce(sum(n) filter (where state in ('validation_failed', 'timed_out', 'failed', 'expired', 'revoked', 'not_sent')), 0))::int as failed,
+        (coalesce(sum(n) filter (where state in ('created', 'sent', 'accepted', 'opened')), 0))::int as open
+      from s group by 1 order by 1`),
   );
-  return rows.map((r) => ({ t: new Date(r.t).toISOString().slice(0, q.period === "24h" ? 13 : 10), completed: Number(r.completed), refused: Number(r.refused), failed: Number(r.failed), open: Number(r.open) }));
+  return rows
+    .map((r) => ({ t: new Date(r.t).toISOString().slice(0, q.period === "24h" ? 13 : 10), completed: Number(r.completed), refused: Number(r.refused), failed: Number(r.failed), open: Number(r.open) }))
+    .filter((r) => r.completed + r.refused + r.failed + r.open > 0);
 }

@@ -1,8 +1,8 @@
 // Value-free aggregates in the Prometheus text format, for teams that chart in Grafana. Groups
 // smaller than MIN_GROUP are folded into flow="other" so a count cannot single out a person.
-import { count, sum } from "drizzle-orm";
+import { sql, sum } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { elicitationRecords } from "@/db/schema";
+import { recordRollup } from "@/db/schema";
 import { auditHead } from "@/lib/audit/queries";
 import { activeKillSwitches } from "@/lib/policy/kill-switch";
 
@@ -12,19 +12,22 @@ const esc = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace
 
 export async function prometheusText(db: Db): Promise<string> {
   const [groups, [repeats], audit, switches] = await Promise.all([
+    // From the hourly rollup (kept by a trigger with every record write): no table scan per scrape.
     db
-      .select({ state: elicitationRecords.state, mode: elicitationRecords.mode, flow: elicitationRecords.flowId, n: count() })
-      .from(elicitationRecords)
-      .groupBy(elicitationRecords.state, elicitationRecords.mode, elicitationRecords.flowId),
-    db.select({ n: sum(elicitationRecords.preventedRepeats) }).from(elicitationRecords),
+      .select({ state: recordRollup.state, mode: recordRollup.mode, flow: recordRollup.flowId, n: sql<string>`sum(${recordRollup.records})` })
+      .from(recordRollup)
+      .groupBy(recordRollup.state, recordRollup.mode, recordRollup.flowId),
+    db.select({ n: sum(recordRollup.preventedRepeats) }).from(recordRollup),
     auditHead(db),
     activeKillSwitches(db),
   ]);
   const folded = new Map<string, number>();
   for (const g of groups) {
-    const flow = g.n >= MIN_GROUP ? (g.flow ?? "none") : "other";
+    const n = Number(g.n);
+    if (n === 0) continue;
+    const flow = n >= MIN_GROUP ? g.flow || "none" : "other";
     const key = `state="${g.state}",mode="${g.mode}",flow="${esc(flow)}"`;
-    folded.set(key, (folded.get(key) ?? 0) + Number(g.n));
+    folded.set(key, (folded.get(key) ?? 0) + n);
   }
   const lines = [
     "# HELP elicitation_records Elicitation records by state, mode and flow (small groups folded into flow=\"other\").",

@@ -1,8 +1,8 @@
 // Value-free counts for the home page: how many records sit in each state, how many sessions and
 // flows exist, and where the audit chain stands. Aggregates only; never a row's content.
-import { count, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { elicitationRecords, elicitationState, flows, mcpSessions } from "@/db/schema";
+import { elicitationState, flows, mcpSessions, recordRollup } from "@/db/schema";
 import { auditHead } from "@/lib/audit/queries";
 
 export type RecordState = (typeof elicitationState.enumValues)[number];
@@ -17,7 +17,8 @@ export interface StoreCounts {
 
 export async function storeCounts(db: Db): Promise<StoreCounts> {
   const [byState, [sessions], [flowCount], audit] = await Promise.all([
-    db.select({ state: elicitationRecords.state, n: count() }).from(elicitationRecords).groupBy(elicitationRecords.state),
+    // From the hourly rollup (a trigger keeps it with every record write): no scan of the records.
+    db.select({ state: recordRollup.state, n: sql<string>`sum(${recordRollup.records})` }).from(recordRollup).groupBy(recordRollup.state),
     db.select({ n: sql<number>`count(*)::int` }).from(mcpSessions),
     db.select({ n: sql<number>`count(*)::int` }).from(flows),
     auditHead(db),
