@@ -102,6 +102,9 @@ export async function declineConnect(db: Db, id: string, user: BrowserUser, acti
 
 export type CallbackResult = { ok: true; providerName: string; created: boolean } | { ok: false; problem: Problem | "refused" };
 
+/** Thrown inside the completing transaction when the record left `opened` meanwhile: rolls it back. */
+class RecordMovedError extends Error {}
+
 /** The provider's redirect back. Completes the record (server-side, the only way it completes). */
 export async function completeCallback(db: Db, query: URLSearchParams, user: BrowserUser): Promise<CallbackResult> {
   const state = query.get("state");
@@ -134,18 +137,31 @@ export async function completeCallback(db: Db, query: URLSearchParams, user: Bro
   } catch (err) {
     // Keywords only: provider error bodies can echo codes.
     logger.warn({ event: "connect.exchange_failed", record: record.id, error: err instanceof Error ? err.name : "error" }, "code exchange refused");
-    await transition(db, record.id, { from: ["opened"], to: "failed", reason: "the provider's answer did not pass the checks" });
-    await db.transaction((tx) => appendAudit(tx, { actorType: "subject", actorId: user.sub, action: AUDIT_ACTIONS.connectRefused, targetType: "elicitation", targetId: record.id, detail: { problem: "exchange_failed" } }));
+    await db.transaction(async (tx) => {
+      await transition(tx, record.id, { from: ["opened"], to: "failed", reason: "the provider's answer did not pass the checks" });
+      await appendAudit(tx, { actorType: "subject", actorId: user.sub, action: AUDIT_ACTIONS.connectRefused, targetType: "elicitation", targetId: record.id, detail: { problem: "exchange_failed" } });
+    });
     return { ok: false, problem: "refused" };
   }
   const scope = tokens.scope ?? provider.scopes.join(" ");
   const binding = { subject: record.subject, tenantId: record.tenantId, providerId: provider.id, scope };
+  // The grant, the record's completion and the audit entry commit together or not at all: a record
+  // revoked while the exchange was in flight gets no credential (the transition's guard fails).
   const result = await db.transaction(async (tx) => {
     const stored = await storeConnection(tx, binding, { access_token: tokens.access_token, refresh_token: tokens.refresh_token, expires_at: tokens.expires_in ? Math.floor(Date.now() / 1000) + tokens.expires_in : undefined, scope }, record.id);
+    const moved = await transition(tx, record.id, { from: ["opened"], to: "completed", actor: { type: "system", id: "connect-callback" }, detail: { connection: stored.id, new_grant: stored.created } });
+    if (!moved) throw new RecordMovedError();
     await appendAudit(tx, { actorType: "subject", actorId: record.subject, action: AUDIT_ACTIONS.connectCompleted, targetType: "elicitation", targetId: record.id, detail: { provider: provider.id, connection: stored.id, new_grant: stored.created } });
     return stored;
+  }).catch(async (err: unknown) => {
+    if (!(err instanceof RecordMovedError)) throw err;
+    await db.transaction(async (tx) => {
+      await tx.update(elicitationRecords).set({ lateCallbackAt: new Date() }).where(eq(elicitationRecords.id, record.id));
+      await appendAudit(tx, { actorType: "subject", actorId: user.sub, action: AUDIT_ACTIONS.recordLateCallback, targetType: "elicitation", targetId: record.id, detail: { state: "revoked during exchange" } });
+    });
+    return undefined;
   });
-  await transition(db, record.id, { from: ["opened"], to: "completed", actor: { type: "system", id: "connect-callback" }, detail: { connection: result.id, new_grant: result.created } });
+  if (!result) return { ok: false, problem: "revoked" };
   await notifyElicitationComplete(record.sessionId, record.id);
   return { ok: true, providerName: provider.displayName, created: result.created };
 }

@@ -2,8 +2,8 @@
 // the client; each transition is guarded by the state it leaves (a late or duplicate transition
 // changes nothing) and leaves one event row. Only names, keywords and hashes are written.
 import { randomBytes } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { eq, sql } from "drizzle-orm";
+import { rowsOf, type Db, type DbOrTx } from "@/db/client";
 import { elicitationEvents, elicitationRecords, type ElicitationRecord, type NewElicitationRecord } from "@/db/schema";
 
 export type RecordState = ElicitationRecord["state"];
@@ -15,20 +15,26 @@ export function newRecordId(): string {
 
 export type RecordDraft = Omit<NewElicitationRecord, "state" | "createdAt" | "updatedAt" | "sentAt">;
 
-/** Inserts the record in its first resting state (`sent` or `not_sent`), with the events that led there. */
-export async function insertRecord(db: Db, draft: RecordDraft, state: "sent" | "not_sent", detail: Record<string, unknown> = {}): Promise<ElicitationRecord> {
+/**
+ * Inserts the record in its first resting state (`sent` or `not_sent`) with the two events that led
+ * there, in one statement (one round trip, atomic on its own or inside a caller's transaction).
+ */
+export async function insertRecord(db: DbOrTx, draft: RecordDraft, state: "sent" | "not_sent", detail: Record<string, unknown> = {}): Promise<void> {
   const now = new Date();
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(elicitationRecords)
-      .values({ ...draft, state, createdAt: now, updatedAt: now, sentAt: state === "sent" ? now : null, finishedAt: state === "not_sent" ? now : null })
-      .returning();
-    await tx.insert(elicitationEvents).values([
-      { recordId: draft.id, fromState: null, toState: "created", at: now, actorType: "system", actorId: "engine", reason: draft.routeReason, detail: { route: draft.routeDecision } },
-      { recordId: draft.id, fromState: "created", toState: state, at: now, actorType: "system", actorId: "engine", detail },
-    ]);
-    return row!;
-  });
+  const insert = db
+    .insert(elicitationRecords)
+    .values({ ...draft, state, createdAt: now, updatedAt: now, sentAt: state === "sent" ? now : null, finishedAt: state === "not_sent" ? now : null })
+    .returning({ id: elicitationRecords.id });
+  const at = now.toISOString();
+  await db.execute(sql`
+    with r as (${insert.getSQL()})
+    insert into elicitation_events (record_id, from_state, to_state, at, actor_type, actor_id, reason, detail)
+    select r.id, v.from_state::elicitation_state, v.to_state::elicitation_state, ${at}::timestamptz, 'system', 'engine', v.reason, v.detail::jsonb
+    from r cross join (values
+      (1, null, 'created', ${draft.routeReason}, ${JSON.stringify({ route: draft.routeDecision })}),
+      (2, 'created', ${state}, null, ${JSON.stringify(detail)})
+    ) as v(ord, from_state, to_state, reason, detail)
+    order by v.ord`);
 }
 
 export interface Transition {
@@ -48,35 +54,38 @@ export function isTerminal(state: RecordState): boolean {
   return TERMINAL.includes(state);
 }
 
-/** Applies a guarded transition; returns false (and writes nothing) when the record was not in `from`. */
-export async function transition(db: Db, id: string, t: Transition): Promise<boolean> {
+/**
+ * Applies a guarded transition in one statement: locks the record if it is in one of `from`,
+ * moves it, and writes one event per step (`via` states, then `to`), the first leaving the state
+ * the record was really in. Returns false (and writes nothing) when the record was not in `from`.
+ * Works on its own or inside a caller's transaction (then it commits or rolls back with it).
+ */
+export async function transition(db: DbOrTx, id: string, t: Transition): Promise<boolean> {
   const now = new Date();
   const actor = t.actor ?? { type: "system" as const, id: "engine" };
-  return db.transaction(async (tx) => {
-    const [prev] = await tx
-      .update(elicitationRecords)
-      .set({ state: t.to, updatedAt: now, ...(isTerminal(t.to) ? { finishedAt: now } : {}), ...t.set })
-      .where(and(eq(elicitationRecords.id, id), inArray(elicitationRecords.state, t.from)))
-      .returning({ id: elicitationRecords.id });
-    if (!prev) return false;
-    const chain = [...(t.via ?? []), t.to];
-    // The from-state of the first event: the guarded update matched one of t.from.
-    const [{ from } = { from: t.from[0]! }] = await tx
-      .select({ from: sql<RecordState>`${elicitationEvents.toState}` })
-      .from(elicitationEvents)
-      .where(eq(elicitationEvents.recordId, id))
-      .orderBy(sql`${elicitationEvents.id} desc`)
-      .limit(1);
-    let fromState: RecordState = from;
-    await tx.insert(elicitationEvents).values(
-      chain.map((to) => {
-        const row = { recordId: id, fromState, toState: to, at: now, actorType: actor.type, actorId: actor.id, reason: t.reason ?? null, detail: to === t.to ? (t.detail ?? {}) : {} };
-        fromState = to;
-        return row;
-      }),
-    );
-    return true;
-  });
+  const chain = [...(t.via ?? []), t.to];
+  const steps = sql.join(
+    chain.map((to, i) => sql`(${i}, ${i === 0 ? null : chain[i - 1]!}, ${to}, ${JSON.stringify(to === t.to ? (t.detail ?? {}) : {})})`),
+    sql`, `,
+  );
+  const update = db
+    .update(elicitationRecords)
+    .set({ state: t.to, updatedAt: now, ...(isTerminal(t.to) ? { finishedAt: now } : {}), ...t.set })
+    .where(sql`${elicitationRecords.id} in (select id from old)`)
+    .returning({ id: elicitationRecords.id });
+  const rows = rowsOf<{ moved: number }>(
+    await db.execute(sql`
+      with old as (
+        select id, state from elicitation_records where id = ${id} and state in (${sql.join(t.from.map((f) => sql`${f}::elicitation_state`), sql`, `)}) for update
+      ), moved as (${update.getSQL()}), ev as (
+        insert into elicitation_events (record_id, from_state, to_state, at, actor_type, actor_id, reason, detail)
+        select moved.id, coalesce(v.from_state::elicitation_state, old.state), v.to_state::elicitation_state, ${now.toISOString()}::timestamptz, ${actor.type}, ${actor.id}, ${t.reason ?? null}, v.detail::jsonb
+        from moved join old using (id) cross join (values ${steps}) as v(ord, from_state, to_state, detail)
+        order by v.ord
+      )
+      select count(*)::int as moved from moved`),
+  );
+  return (rows[0]?.moved ?? 0) > 0;
 }
 
 export async function getRecord(db: Db, id: string): Promise<ElicitationRecord | undefined> {
