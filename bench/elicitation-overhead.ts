@@ -1,6 +1,6 @@
 // Method: the same tools/call that performs one form elicitation, answered at once by the SDK
 // client, over Streamable HTTP on loopback; N sequential calls after W warm-up calls, against
-// (a) this server's real MCP endpoint (bearer verification, flow policy, kill-switch read, linting,
+// (a) this server's real MCP endpoint (bearer verification, flow policy, kill switches, linting,
 // record and event writes, server-side validation) and (b) a bare SDK McpServer on the SDK's Node
 // transport doing the same elicitation with nothing else. Both in this process, measured in
 // alternating rounds so machine noise hits both alike.
@@ -12,7 +12,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { Db } from "@/db/client";
+import type { Store } from "@/db/client";
+import { cachedPolicy } from "@/lib/policy/policy-source";
 import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { createAppRoutes } from "@/lib/server/app-routes";
 import { reportParameters } from "@/lib/workflows/generate-report";
@@ -63,14 +64,16 @@ async function timeCalls(c: Client, n: number): Promise<number[]> {
   return out;
 }
 
-export async function elicitationOverhead(db: Db, opts: { calls: number; rounds: number }): Promise<BenchResult[]> {
+export async function elicitationOverhead(store: Store, opts: { calls: number; rounds: number }): Promise<BenchResult[]> {
+  const db = store.db;
   // Our endpoint: the production routes on a loopback port (APP_URL must point at it).
   const server = http.createServer();
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.address() as net.AddressInfo).port;
   process.env.APP_URL = `http://localhost:${port}`;
-  process.env.ELICITATION_COOLDOWN_SECONDS = "0";
-  const routes = createAppRoutes(async () => db);
+  // As `ctl serve` runs it: the policy cached in memory, refreshed on the database's notification.
+  const policy = await cachedPolicy(store);
+  const routes = createAppRoutes(async () => db, policy);
   server.on("request", (req, res) => void routes(req, res).then((done) => (done ? undefined : res.writeHead(404).end())));
   const bare = await bareServer();
   const token = await mintMcpAccessToken(createDevProvider(), { subject: "user-alice-1001", tenant: "acme", ttlSeconds: 3600, mcpResource: `http://localhost:${port}/api/mcp` });
@@ -93,6 +96,7 @@ export async function elicitationOverhead(db: Db, opts: { calls: number; rounds:
   await oc.close();
   await bc.close();
   await bare.close();
+  await policy.close();
   server.closeAllConnections();
   server.close();
   const n = opts.calls * opts.rounds;

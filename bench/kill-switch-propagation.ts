@@ -12,6 +12,7 @@ import { openStore, type Store } from "@/db/client";
 import type { StoreConfig } from "@/db/config";
 import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { engageKillSwitch, releaseKillSwitch } from "@/lib/policy/kill-switch";
+import { cachedPolicy } from "@/lib/policy/policy-source";
 import { createAppRoutes } from "@/lib/server/app-routes";
 import { percentile, round, type BenchResult } from "./stats";
 
@@ -22,7 +23,10 @@ export async function killSwitchPropagation(config: StoreConfig & { kind: "postg
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.address() as net.AddressInfo).port;
   process.env.APP_URL = `http://localhost:${port}`;
-  const routes = createAppRoutes(async () => b.db); // instance B serves the client
+  // Instance B serves the client with its policy cached in memory, as `ctl serve` does: what is
+  // measured is the database's change notification reaching it.
+  const policy = await cachedPolicy(b);
+  const routes = createAppRoutes(async () => b.db, policy);
   server.on("request", (req, res) => void routes(req, res).then((done) => (done ? undefined : res.writeHead(404).end())));
   const token = await mintMcpAccessToken(createDevProvider(), { subject: "user-bob-1002", tenant: "acme", ttlSeconds: 3600, mcpResource: `http://localhost:${port}/api/mcp` });
   const client = new Client({ name: "bench-propagation", version: "1" }, { capabilities: { elicitation: { form: {} } } });
@@ -44,6 +48,7 @@ export async function killSwitchPropagation(config: StoreConfig & { kind: "postg
     }
   } finally {
     await client.close();
+    await policy.close();
     server.closeAllConnections();
     server.close();
     await a.close();

@@ -70,7 +70,7 @@ async function main() {
     }
     if (wanted("overhead")) {
       log("elicitation overhead...");
-      results.push(...(await elicitationOverhead(store.db, { calls: sizes.calls, rounds: sizes.rounds })));
+      results.push(...(await elicitationOverhead(store, { calls: sizes.calls, rounds: sizes.rounds })));
     }
     if (wanted("export")) {
       log(`seeding ${sizes.audit.toLocaleString("en-US")} audit entries...`);

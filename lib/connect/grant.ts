@@ -62,7 +62,7 @@ export async function ensureGrant(ctx: AskContext, need: SecretNeed): Promise<Gr
 
   const id = newRecordId();
   const connectUrl = cfg.connectUrl(id);
-  let decision = decideRoute(need, ctx.session.modes, await policyView(db, ctx.flow, ctx.subject));
+  let decision = decideRoute(need, ctx.session.modes, await policyView(ctx.policy, ctx.flow, ctx.subject));
   let provider;
   if (decision.route === "url") {
     try {

@@ -6,6 +6,7 @@
 import type { Db } from "@/db/client";
 import type { Flow } from "@/db/schema";
 import { logger } from "@/lib/log/logger";
+import type { PolicySource } from "@/lib/policy/policy-source";
 import { policyView } from "@/lib/policy/policy-view";
 import type { DeclaredModes } from "./capabilities";
 import type { EngineConfig } from "./config";
@@ -25,6 +26,8 @@ export interface AskContext {
   session: { id: string | null; clientName: string; clientVersion: string; protocolVersion: string; modes: DeclaredModes };
   request: { method: string; id: string; toolName: string };
   flow: Flow;
+  /** Kill switches and flows in force (lib/policy/policy-source.ts). */
+  policy: PolicySource;
   wire: WireAdapter;
   config: EngineConfig;
 }
@@ -67,7 +70,7 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
 
   const params = { message: need.message, requestedSchema: need.schema };
   const lint = lintFormRequest(params);
-  const decision = decideRoute(need, ctx.session.modes, await policyView(db, ctx.flow, ctx.subject), { verdict: lint.verdict, codes: lint.reasons.map((r) => r.code) });
+  const decision = decideRoute(need, ctx.session.modes, await policyView(ctx.policy, ctx.flow, ctx.subject), { verdict: lint.verdict, codes: lint.reasons.map((r) => r.code) });
   const draft: RecordDraft = {
     ...recordBasics(ctx, newRecordId(), need.purpose, decision),
     mode: "form",

@@ -11,6 +11,7 @@ import type { Db } from "@/db/client";
 import { storeFailureOf, storeFailureText } from "@/db/errors";
 import { BearerError, bearerChallenge, type McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { logger } from "@/lib/log/logger";
+import { directPolicy, type PolicySource } from "@/lib/policy/policy-source";
 import { liveSessions } from "./live-sessions";
 import { buildMcpServer } from "./server";
 import { closeSession, recordSession } from "./session-records";
@@ -29,6 +30,8 @@ export interface McpEndpointOptions {
   verify: (authorization: string | undefined) => Promise<McpPrincipal>;
   resource: string;
   db: () => Promise<Db>;
+  /** The server's cached policy; without one, every decision reads the store. */
+  policy?: PolicySource;
   instanceId: string;
 }
 
@@ -128,7 +131,7 @@ function endpointHandler(options: McpEndpointOptions) {
     live.transport.onclose = () => {
       if (live.transport.sessionId) sessions.delete(live.transport.sessionId);
     };
-    live.server = buildMcpServer({ principal: live.principal, db, sessionId: () => live.transport.sessionId, protocolVersion: () => protocolVersion });
+    live.server = buildMcpServer({ principal: live.principal, db, policy: options.policy ?? directPolicy(db), sessionId: () => live.transport.sessionId, protocolVersion: () => protocolVersion });
     await live.server.connect(live.transport);
     await live.transport.handleRequest(Object.assign(req, { auth: authInfo(principal) }), res, body);
   };

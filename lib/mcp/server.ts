@@ -11,6 +11,7 @@ import { engineConfig } from "@/lib/elicitation/config";
 import { askForm, type AskContext } from "@/lib/elicitation/engine";
 import { ensureGrant } from "@/lib/connect/grant";
 import { ensureFlow, SERVER_VERSION } from "@/lib/policy/flows";
+import type { PolicySource } from "@/lib/policy/policy-source";
 import { fingerprintFor } from "@/lib/policy/fingerprint";
 import { updateFingerprint } from "@/lib/policy/promotion";
 import { oidcConfig } from "@/lib/auth/oidc-config";
@@ -28,6 +29,7 @@ export const SERVER_INFO = { name: "elicitation-gateway", version: SERVER_VERSIO
 export interface SessionContext {
   principal: McpPrincipal;
   db: Db;
+  policy: PolicySource;
   sessionId: () => string | undefined;
   /** The protocol version negotiated at initialize. */
   protocolVersion: () => string;
@@ -53,7 +55,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
     },
     async () => {
       const { caps, client, modes } = facts();
-      const report = await describeCapabilities(ctx.db, {
+      const report = await describeCapabilities(ctx.policy, {
         subject: ctx.principal.subject,
         tenantId: ctx.principal.tenant,
         sessionId: ctx.sessionId() ?? null,
@@ -71,7 +73,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
     const runWorkflow = async (extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
       const { client, modes } = facts();
       const clientName = client?.name ?? "unknown";
-      let flow = await ensureFlow(ctx.db, wf.name, clientName);
+      let flow = await ctx.policy.flow(wf.name, clientName);
       // Keep the flow's version fingerprint current: a change means its gate evidence is stale.
       const fp = fingerprintFor(flow, {
         protocolVersion: ctx.protocolVersion(),
@@ -86,13 +88,14 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
       const session = { id: ctx.sessionId() ?? null, clientName, clientVersion: client?.version ?? "unknown", protocolVersion: ctx.protocolVersion(), modes };
       const wire = wire20251125(server, { requestId: extra.requestId, signal: extra.signal, protocolVersion: session.protocolVersion });
       const config = engineConfig();
-      const ask: AskContext = { db: ctx.db, subject: ctx.principal.subject, tenantId: ctx.principal.tenant, session, request: { method: "tools/call", id: String(extra.requestId), toolName: wf.name }, flow, wire, config };
+      const ask: AskContext = { db: ctx.db, subject: ctx.principal.subject, tenantId: ctx.principal.tenant, session, request: { method: "tools/call", id: String(extra.requestId), toolName: wf.name }, flow, policy: ctx.policy, wire, config };
       const runtime: WorkflowRuntime = {
         db: ctx.db,
         subject: ctx.principal.subject,
         tenantId: ctx.principal.tenant,
         session,
         flow,
+        policy: ctx.policy,
         askForm: (need) => askForm(ask, need),
         ensureGrant: (need) => ensureGrant(ask, need),
       };

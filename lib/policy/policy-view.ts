@@ -1,14 +1,14 @@
 // The policy in force for one decision: kill switches that apply, the flow's stage and whether the
-// subject is in its canary cohort. Read from the store on every decision, so a change made by any
-// process or instance is seen by the next decision (the kill-switch table is a handful of rows).
-import type { DbOrTx } from "@/db/client";
+// subject is in its canary cohort. The switches come from a PolicySource: the server's is kept in
+// memory and refreshed on the database's change notification, so a change made by any process or
+// instance is seen by the next decision.
 import type { Flow } from "@/db/schema";
 import type { PolicyView } from "@/lib/elicitation/router";
 import { inCohort } from "./flows";
-import { activeKillSwitches } from "./kill-switch";
+import type { PolicySource } from "./policy-source";
 
-export async function policyView(db: DbOrTx, flow: Flow, subject: string): Promise<PolicyView> {
-  const switches = await activeKillSwitches(db);
+export async function policyView(policy: PolicySource, flow: Flow, subject: string): Promise<PolicyView> {
+  const switches = await policy.killSwitches();
   return {
     flowId: flow.id,
     flowStage: flow.stage,

@@ -9,10 +9,11 @@ import { createBearerVerifier, protectedResourceMetadata } from "@/lib/auth/mcp-
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { createMcpEndpoint } from "@/lib/mcp/http-endpoint";
 import type { Db } from "@/db/client";
+import type { PolicySource } from "@/lib/policy/policy-source";
 
 export type RouteHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>;
 
-export function createAppRoutes(db: () => Promise<Db>): RouteHandler {
+export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): RouteHandler {
   const cfg = oidcConfig();
   const devIdp = cfg.devProvider ? createDevIdpHandler(createDevProvider()) : undefined;
   // The demo downstream provider ("Demo Git") runs wherever the development issuer does.
@@ -24,6 +25,7 @@ export function createAppRoutes(db: () => Promise<Db>): RouteHandler {
     verify: createBearerVerifier({ issuer: cfg.issuer, audience: cfg.mcpResource, tenantClaim: cfg.tenantClaim }),
     resource: cfg.mcpResource,
     db,
+    policy,
     instanceId: `${process.pid}-${randomBytes(4).toString("hex")}`,
   });
   const appHost = new URL(cfg.appUrl).host;

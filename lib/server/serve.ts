@@ -8,6 +8,7 @@ import { logger } from "@/lib/log/logger";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { engineConfig } from "@/lib/elicitation/config";
 import { startReconciler } from "@/lib/elicitation/reconcile";
+import { cachedPolicy } from "@/lib/policy/policy-source";
 import { createAppRoutes } from "./app-routes";
 import { openControlChannel } from "./control-channel";
 
@@ -25,7 +26,9 @@ export async function serve(options: ServeOptions): Promise<http.Server> {
   (globalThis as typeof globalThis & { __elicitationStore?: Promise<Store> }).__elicitationStore = Promise.resolve(options.store);
   // next-auth reads NEXTAUTH_URL; it is APP_URL, the one public origin of this deployment.
   process.env.NEXTAUTH_URL = oidcConfig().appUrl;
-  const routes = createAppRoutes(async () => options.store.db);
+  // The policy (kill switches, flows) in memory, dropped on the database's change notification.
+  const policy = await cachedPolicy(options.store);
+  const routes = createAppRoutes(async () => options.store.db, policy);
   const app = next({ dev: false, dir: options.dir, hostname: options.hostname, port: options.port });
   await app.prepare();
   const handle = app.getRequestHandler();
@@ -43,7 +46,7 @@ export async function serve(options: ServeOptions): Promise<http.Server> {
   });
   // Closes records abandoned by a stopped instance (this one before a restart, or another).
   const stopReconciler = startReconciler(options.store.db, engineConfig());
-  server.once("close", () => (control?.close(), stopReconciler()));
+  server.once("close", () => (control?.close(), stopReconciler(), void policy.close()));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.hostname, () => resolve());

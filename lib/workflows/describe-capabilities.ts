@@ -1,24 +1,23 @@
 // describe_capabilities: asks nothing. Tells a client (and whoever debugs it) which elicitation
 // modes this session negotiated and how each workflow's needs would be routed for it right now.
-import type { Db } from "@/db/client";
 import type { DeclaredModes } from "@/lib/elicitation/capabilities";
 import { decideRoute, policyBlock } from "@/lib/elicitation/router";
-import { ensureFlow } from "@/lib/policy/flows";
+import type { PolicySource } from "@/lib/policy/policy-source";
 import { policyView } from "@/lib/policy/policy-view";
 import type { WorkflowDefinition } from "./types";
 
-export async function describeCapabilities(db: Db, q: { subject: string; tenantId: string; sessionId: string | null; client: { name: string; version: string } | null; protocolVersion: string; declared: unknown; modes: DeclaredModes; workflows: readonly WorkflowDefinition[] }) {
+export async function describeCapabilities(policy: PolicySource, q: { subject: string; tenantId: string; sessionId: string | null; client: { name: string; version: string } | null; protocolVersion: string; declared: unknown; modes: DeclaredModes; workflows: readonly WorkflowDefinition[] }) {
   const workflows = [];
   for (const wf of q.workflows) {
-    const flow = await ensureFlow(db, wf.name, q.client?.name ?? "unknown");
-    const policy = await policyView(db, flow, q.subject);
+    const flow = await policy.flow(wf.name, q.client?.name ?? "unknown");
+    const view = await policyView(policy, flow, q.subject);
     const needs = wf.needs.map((need) => {
       if (need.kind === "authoritative") return { key: need.key, kind: need.kind, route: "read", reason: `read from ${need.source}, never asked` };
       if (need.kind === "approval") {
-        const blocked = policyBlock(policy, null);
+        const blocked = policyBlock(view, null);
         return { key: need.key, kind: need.kind, route: blocked ? "blocked" : "approval_gate", reason: blocked?.reason ?? "an approver decides in the console; never a form field" };
       }
-      const d = decideRoute(need, q.modes, policy);
+      const d = decideRoute(need, q.modes, view);
       return { key: need.key, kind: need.kind, route: d.route, reason: d.reason };
     });
     workflows.push({ name: wf.name, title: wf.title, flow: flow.id, stage: flow.stage, needs });

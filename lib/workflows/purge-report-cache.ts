@@ -12,7 +12,7 @@ export const purgeReportCache = defineWorkflow({
   needs: [{ kind: "approval", key: "purge_approval", purpose: "Approval to purge the tenant's report cache", action: "purge_report_cache" }],
   async run(rt) {
     // The kill switch and the flow stage govern this workflow too (as a form would be governed).
-    const policy = await policyView(rt.db, rt.flow, rt.subject);
+    const policy = await policyView(rt.policy, rt.flow, rt.subject);
     const blocked = policyBlock(policy, null);
     if (blocked) return textResult(`Not done: ${blocked.reason}.`, { outcome: "blocked", reason: blocked.reason }, true);
 

@@ -8,6 +8,7 @@ import type { AskOutcome } from "@/lib/elicitation/engine";
 import type { DeclaredModes } from "@/lib/elicitation/capabilities";
 import type { FieldNeed, Need, SecretNeed } from "@/lib/elicitation/needs";
 import type { GrantOutcome } from "@/lib/connect/grant";
+import type { PolicySource } from "@/lib/policy/policy-source";
 
 export interface WorkflowRuntime {
   db: Db;
@@ -15,6 +16,7 @@ export interface WorkflowRuntime {
   tenantId: string;
   session: { id: string | null; clientName: string; clientVersion: string; protocolVersion: string; modes: DeclaredModes };
   flow: Flow;
+  policy: PolicySource;
   /** Ask for non-secret fields in a form (or get the router's refusal). */
   askForm(need: FieldNeed): Promise<AskOutcome>;
   /** Obtain (or reuse) a credential or grant through URL mode, never a form. */

@@ -1,0 +1,95 @@
+// Where the engine reads the policy in force: the active kill switches and the flow a call belongs
+// to. `directPolicy` reads the store on every call. `cachedPolicy` keeps both in memory and drops
+// them when the database says the policy changed (migration 0003 notifies 'policy_changed' on any
+// write to kill_switches or flows, from any process), so every instance sees a change within
+// milliseconds while a call costs no policy query. Two guards bound staleness if a notification is
+// ever missed: the snapshot is reloaded when the LISTEN connection is re-established, and it is
+// never older than `maxAgeMs` (one second by default, the kill switch's propagation budget).
+import type { DbOrTx, Store } from "@/db/client";
+import type { Flow, KillSwitch } from "@/db/schema";
+import { logger } from "@/lib/log/logger";
+import { ensureFlow, flowIdFor } from "./flows";
+import { activeKillSwitches } from "./kill-switch";
+
+export const POLICY_CHANNEL = "policy_changed";
+
+export interface PolicySource {
+  /** Kill switches in force at `now` (expired ones excluded). */
+  killSwitches(now?: Date): Promise<KillSwitch[]>;
+  /** The flow for a workflow and client name, created (as canary) on first use. */
+  flow(workflow: string, clientName: string): Promise<Flow>;
+}
+
+export function directPolicy(db: DbOrTx): PolicySource {
+  return { killSwitches: (now) => activeKillSwitches(db, now), flow: (workflow, clientName) => ensureFlow(db, workflow, clientName) };
+}
+
+interface Snapshot {
+  switches: KillSwitch[];
+  flows: Map<string, Flow>;
+  loadedAt: number;
+}
+
+export interface CachedPolicy extends PolicySource {
+  /** Drops the snapshot; the next read reloads it. */
+  invalidate(): void;
+  close(): Promise<void>;
+}
+
+export async function cachedPolicy(store: Store, maxAgeMs = 1000): Promise<CachedPolicy> {
+  const db = store.db;
+  let current: Promise<Snapshot> | undefined;
+  let generation = 0;
+  const invalidate = () => {
+    generation++;
+    current = undefined;
+  };
+  const load = (): Promise<Snapshot> => {
+    const seen = generation;
+    const loading = (async () => {
+      // All active switches, including those with an expiry: expiry is applied at read time.
+      const [switches, flows] = await Promise.all([activeKillSwitches(db, new Date(0)), db.query.flows.findMany()]);
+      return { switches, flows: new Map(flows.map((f) => [f.id, f])), loadedAt: Date.now() };
+    })();
+    current = loading;
+    // A change notified while this load ran may not be in it: keep it for this read only.
+    loading.then(
+      () => void (generation !== seen && current === loading && (current = undefined)),
+      () => void (current === loading && (current = undefined)),
+    );
+    return loading;
+  };
+  const snapshot = async (): Promise<Snapshot> => {
+    const s = await (current ?? load());
+    return Date.now() - s.loadedAt > maxAgeMs ? load() : s;
+  };
+
+  let unsubscribe: () => Promise<void>;
+  if (store.sql) {
+    // onlisten runs on every (re)connection of the LISTEN connection: anything missed meanwhile is reloaded.
+    const sub = await store.sql.listen(POLICY_CHANNEL, invalidate, invalidate);
+    unsubscribe = () => sub.unlisten();
+  } else if (store.pglite) {
+    const off = await store.pglite.listen(POLICY_CHANNEL, invalidate);
+    unsubscribe = () => off();
+  } else {
+    throw new Error("this store cannot notify policy changes");
+  }
+  logger.debug({ event: "policy.cache_ready", maxAgeMs }, "policy cache subscribed");
+
+  return {
+    invalidate,
+    killSwitches: async (now = new Date()) => (await snapshot()).switches.filter((s) => !s.expiresAt || s.expiresAt.getTime() > now.getTime()),
+    flow: async (workflow, clientName) => {
+      const known = (await snapshot()).flows.get(flowIdFor(workflow, clientName));
+      if (known) return known;
+      const created = await ensureFlow(db, workflow, clientName);
+      invalidate(); // the insert notifies too; this makes the next read see it even before that arrives
+      return created;
+    },
+    close: async () => {
+      invalidate();
+      await unsubscribe().catch((err: unknown) => logger.warn({ event: "policy.unlisten_failed", error: err instanceof Error ? err.name : "error" }, "policy cache unsubscribe failed"));
+    },
+  };
+}
