@@ -8,17 +8,13 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { listRecords } from "@/lib/elicitation/record-queries";
 import { dailyVolume, healthByGroup } from "@/lib/metrics/overview";
-import { rebuildRollup } from "@/lib/metrics/rollup-check";
 import { storeCounts } from "@/lib/metrics/store-counts";
 import { killSwitchImpact } from "@/lib/policy/kill-switch-impact";
 import { percentile, round, type BenchResult } from "./stats";
 
 export async function seedSyntheticRecords(db: Db, n: number, flowIds: string[]): Promise<void> {
-  // Loaded the way a bulk import would be: the per-row rollup trigger off, then the rollup rebuilt
-  // in one statement (what migration 0002 does for an existing table). Loading 1M rows through the
-  // trigger in four statements would leave a million dead rollup row versions that autovacuum
-  // removes over the 30 days being simulated; this measures that steady state instead.
-  await db.execute(sql`alter table elicitation_records disable trigger elicitation_records_rollup`);
+  // Through the rollup trigger, as any write: statement-level, so each 250k-row insert makes one
+  // upsert per rollup key.
   const flows = sql.raw(`array[${flowIds.map((f) => `'${f.replace(/'/g, "''")}'`).join(",")}]`);
   for (let start = 1; start <= n; start += 250_000) {
     const end = Math.min(n, start + 249_999);
@@ -35,8 +31,6 @@ export async function seedSyntheticRecords(db: Db, n: number, flowIds: string[])
         case when g % 1000 = 8 then 'sent' else (array['completed','completed','completed','completed','declined','cancelled','validation_failed','timed_out','timed_out','not_sent'])[1 + g % 10] end as state,
         case when g % 1000 = 8 then now() - (g % 600) * interval '1 second' else now() - ((g::bigint * 7919) % 2592000) * interval '1 second' end as at) x`);
   }
-  await db.execute(sql`alter table elicitation_records enable trigger elicitation_records_rollup`);
-  await rebuildRollup(db);
   await db.execute(sql`analyze elicitation_records`);
   await db.execute(sql`analyze record_rollup`);
 }

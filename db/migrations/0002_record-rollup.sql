@@ -21,31 +21,42 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
       ARRAY[1, 2, 3, 5, 8, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600, 900, 1800, 3600]::float8[]) END
 $$;
 --> statement-breakpoint
--- Every record write moves its contribution: the old row's out (UPDATE, DELETE), the new row's in
--- (INSERT, UPDATE), in the writer's own transaction, so the rollup is never ahead of or behind
--- the records. Hours are UTC whatever the session's time zone.
+-- Every record write moves its contribution: the old rows' out (UPDATE, DELETE), the new rows' in
+-- (INSERT, UPDATE), in the writer's own transaction, so the rollup is never ahead of or behind the
+-- records. Statement-level with transition tables: a bulk revocation of 100,000 records makes one
+-- upsert per rollup key, not 100,000 updates of the same few rows. Rows whose rollup key and
+-- counts did not change cancel out. Hours are UTC whatever the session's time zone.
 CREATE OR REPLACE FUNCTION record_rollup_apply() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'UPDATE'
-    AND NEW.state = OLD.state AND NEW.prevented_repeats = OLD.prevented_repeats
-    AND NEW.sent_at IS NOT DISTINCT FROM OLD.sent_at AND NEW.responded_at IS NOT DISTINCT FROM OLD.responded_at
-    AND NEW.created_at = OLD.created_at AND NEW.flow_id IS NOT DISTINCT FROM OLD.flow_id
-    AND NEW.client_name = OLD.client_name AND NEW.client_version = OLD.client_version AND NEW.mode = OLD.mode THEN
-    RETURN NULL;
-  END IF;
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    UPDATE record_rollup SET records = records - 1, prevented_repeats = prevented_repeats - OLD.prevented_repeats
-    WHERE hour = date_trunc('hour', OLD.created_at, 'UTC') AND flow_id = coalesce(OLD.flow_id, '')
-      AND client_name = OLD.client_name AND client_version = OLD.client_version AND mode = OLD.mode
-      AND state = OLD.state AND resume_bucket = record_resume_bucket(OLD.sent_at, OLD.responded_at);
-  END IF;
-  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+  IF TG_OP = 'INSERT' THEN
     INSERT INTO record_rollup AS r (hour, flow_id, client_name, client_version, mode, state, resume_bucket, records, prevented_repeats)
-    VALUES (date_trunc('hour', NEW.created_at, 'UTC'), coalesce(NEW.flow_id, ''), NEW.client_name, NEW.client_version, NEW.mode,
-      NEW.state, record_resume_bucket(NEW.sent_at, NEW.responded_at), 1, NEW.prevented_repeats)
+    SELECT date_trunc('hour', created_at, 'UTC'), coalesce(flow_id, ''), client_name, client_version, mode, state,
+      record_resume_bucket(sent_at, responded_at), count(*), coalesce(sum(prevented_repeats), 0)
+    FROM new_rows GROUP BY 1, 2, 3, 4, 5, 6, 7
     ON CONFLICT (hour, flow_id, client_name, client_version, mode, state, resume_bucket)
-    DO UPDATE SET records = r.records + 1, prevented_repeats = r.prevented_repeats + EXCLUDED.prevented_repeats;
+    DO UPDATE SET records = r.records + EXCLUDED.records, prevented_repeats = r.prevented_repeats + EXCLUDED.prevented_repeats;
+  ELSIF TG_OP = 'UPDATE' THEN
+    INSERT INTO record_rollup AS r (hour, flow_id, client_name, client_version, mode, state, resume_bucket, records, prevented_repeats)
+    SELECT hour, flow_id, client_name, client_version, mode, state, resume_bucket, sum(n), sum(prevented)
+    FROM (
+      SELECT date_trunc('hour', created_at, 'UTC') AS hour, coalesce(flow_id, '') AS flow_id, client_name, client_version, mode, state,
+        record_resume_bucket(sent_at, responded_at) AS resume_bucket, -1 AS n, -prevented_repeats AS prevented FROM old_rows
+      UNION ALL
+      SELECT date_trunc('hour', created_at, 'UTC'), coalesce(flow_id, ''), client_name, client_version, mode, state,
+        record_resume_bucket(sent_at, responded_at), 1, prevented_repeats FROM new_rows
+    ) d
+    GROUP BY 1, 2, 3, 4, 5, 6, 7
+    HAVING sum(n) <> 0 OR sum(prevented) <> 0
+    ON CONFLICT (hour, flow_id, client_name, client_version, mode, state, resume_bucket)
+    DO UPDATE SET records = r.records + EXCLUDED.records, prevented_repeats = r.prevented_repeats + EXCLUDED.prevented_repeats;
+  ELSE
+    INSERT INTO record_rollup AS r (hour, flow_id, client_name, client_version, mode, state, resume_bucket, records, prevented_repeats)
+    SELECT date_trunc('hour', created_at, 'UTC'), coalesce(flow_id, ''), client_name, client_version, mode, state,
+      record_resume_bucket(sent_at, responded_at), -count(*), -coalesce(sum(prevented_repeats), 0)
+    FROM old_rows GROUP BY 1, 2, 3, 4, 5, 6, 7
+    ON CONFLICT (hour, flow_id, client_name, client_version, mode, state, resume_bucket)
+    DO UPDATE SET records = r.records + EXCLUDED.records, prevented_repeats = r.prevented_repeats + EXCLUDED.prevented_repeats;
   END IF;
   RETURN NULL;
 END
@@ -54,9 +65,18 @@ $$;
 -- Trigger and backfill under one lock, so no write falls between them.
 LOCK TABLE elicitation_records IN SHARE ROW EXCLUSIVE MODE;
 --> statement-breakpoint
-CREATE TRIGGER elicitation_records_rollup
-  AFTER INSERT OR UPDATE OR DELETE ON elicitation_records
-  FOR EACH ROW EXECUTE FUNCTION record_rollup_apply();
+-- Transition tables allow one event per trigger: three triggers, one function.
+CREATE TRIGGER elicitation_records_rollup_insert
+  AFTER INSERT ON elicitation_records REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION record_rollup_apply();
+--> statement-breakpoint
+CREATE TRIGGER elicitation_records_rollup_update
+  AFTER UPDATE ON elicitation_records REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION record_rollup_apply();
+--> statement-breakpoint
+CREATE TRIGGER elicitation_records_rollup_delete
+  AFTER DELETE ON elicitation_records REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION record_rollup_apply();
 --> statement-breakpoint
 INSERT INTO record_rollup (hour, flow_id, client_name, client_version, mode, state, resume_bucket, records, prevented_repeats)
 SELECT date_trunc('hour', created_at, 'UTC'), coalesce(flow_id, ''), client_name, client_version, mode, state,

@@ -37,19 +37,27 @@ export function canonicalize(value: unknown): string {
   return out;
 }
 
+// JCS for this one fixed shape, written out: the keys in JCS order (UTF-16 code-unit order), strings
+// escaped by JSON.stringify exactly as JCS specifies, integers as written; only `detail` (small
+// and free-form) goes through the general canonicaliser. Several times faster than canonicalising
+// the whole object, which matters for exports and verification of millions of entries. A unit
+// test checks it byte for byte against the library on generated entries.
+// JCS (and the library) refuse lone surrogates: so does this, so both paths accept the same inputs.
+const q = (v: string): string => {
+  if (!(v as string & { isWellFormed(): boolean }).isWellFormed()) throw new Error("Lone surrogate is not allowed");
+  return JSON.stringify(v);
+};
+function fixedShape(entry: Omit<AuditEntry, "hash">, hash: string | undefined): string {
+  if (!Number.isSafeInteger(entry.seq)) throw new Error("seq must be a safe integer");
+  return (
+    `{"action":${q(entry.action)},"actorId":${q(entry.actorId)},"actorType":${q(entry.actorType)},"detail":${canonicalize(entry.detail)}` +
+    (hash === undefined ? "" : `,"hash":${q(hash)}`) +
+    `,"prevHash":${q(entry.prevHash)},"seq":${entry.seq},"targetId":${q(entry.targetId)},"targetType":${q(entry.targetType)},"ts":${q(entry.ts)},"v":${CANONICAL_VERSION}}`
+  );
+}
+
 export function hashedBody(entry: Omit<AuditEntry, "hash">): string {
-  return canonicalize({
-    v: CANONICAL_VERSION,
-    seq: entry.seq,
-    ts: entry.ts,
-    actorType: entry.actorType,
-    actorId: entry.actorId,
-    action: entry.action,
-    targetType: entry.targetType,
-    targetId: entry.targetId,
-    detail: entry.detail,
-    prevHash: entry.prevHash,
-  });
+  return fixedShape(entry, undefined);
 }
 
 export function computeHash(entry: Omit<AuditEntry, "hash">): string {
@@ -58,5 +66,5 @@ export function computeHash(entry: Omit<AuditEntry, "hash">): string {
 
 /** One export line (without the trailing newline). */
 export function entryLine(entry: AuditEntry): string {
-  return canonicalize({ ...entry, v: CANONICAL_VERSION });
+  return fixedShape(entry, entry.hash);
 }

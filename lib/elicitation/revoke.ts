@@ -1,10 +1,9 @@
 // Revocation of unfinished handles: by id, or every pending one (optionally for one flow). Each
 // revoked record gets its event and its own audit entry, in one transaction. A late callback for a
 // revoked record attaches nothing (lib/connect/flow.ts).
-import { and, eq, inArray, type SQL } from "drizzle-orm";
-import type { Db } from "@/db/client";
-import type { Tx } from "@/db/client";
-import { elicitationEvents, elicitationRecords } from "@/db/schema";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { rowsOf, type Db, type Tx } from "@/db/client";
+import { elicitationRecords } from "@/db/schema";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAuditBatch } from "@/lib/audit/writer";
 
@@ -21,18 +20,23 @@ export async function revokeRecordsTx(tx: Tx, actor: { type: "operator" | "syste
   if (selector.pending?.flowId) conds.push(eq(elicitationRecords.flowId, selector.pending.flowId));
   if (selector.pending?.mode) conds.push(eq(elicitationRecords.mode, selector.pending.mode));
   if (!selector.ids && !selector.pending) throw new Error("say which records to revoke");
-  const now = new Date();
-  const revoked = await tx
-    .update(elicitationRecords)
-    .set({ state: "revoked", updatedAt: now, finishedAt: now })
-    .where(and(...conds))
-    .returning({ id: elicitationRecords.id });
-  if (revoked.length === 0) return [];
-  const ids = revoked.map((r) => r.id);
-  for (let i = 0; i < ids.length; i += 1000) {
-    const chunk = ids.slice(i, i + 1000);
-    await tx.insert(elicitationEvents).values(chunk.map((id) => ({ recordId: id, fromState: null, toState: "revoked" as const, at: now, actorType: actor.type, actorId: actor.id, reason })));
-  }
+  const at = new Date().toISOString();
+  // One statement: lock the matching records, move them, and write each one's event with the
+  // state it really left (however many there are).
+  const rows = rowsOf<{ id: string }>(
+    await tx.execute(sql`
+      with old as (
+        select id, state from elicitation_records where ${and(...conds)} for update
+      ), moved as (
+        update elicitation_records r set state = 'revoked', updated_at = ${at}::timestamptz, finished_at = ${at}::timestamptz
+        from old where r.id = old.id returning r.id, old.state as from_state
+      )
+      insert into elicitation_events (record_id, from_state, to_state, at, actor_type, actor_id, reason, detail)
+      select id, from_state, 'revoked', ${at}::timestamptz, ${actor.type}, ${actor.id}, ${reason}, '{}'::jsonb from moved
+      returning record_id as id`),
+  );
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
   await appendAuditBatch(tx, ids.map((id) => ({ actorType: actor.type, actorId: actor.id, action: AUDIT_ACTIONS.recordRevoked, targetType: "elicitation", targetId: id, detail: { reason } })));
   return ids;
 }

@@ -84,6 +84,14 @@ describe("audit chain", () => {
     // Re-using an existing seq (a second branch off an earlier entry) is refused too.
     const branch = await t.store.db.insert(auditLog).values({ ...forged, seq: 1, prevHash: GENESIS_HASH }).then(() => undefined, (e: unknown) => e);
     expect(pgErrorOf(branch)?.code).toBe("23505");
+    // A run of several entries is checked as a whole: a correct first link does not carry a
+    // broken second one, a gap in seq is refused, and nothing of the statement is kept.
+    const first = { ...forged, prevHash: report.headHash!, hash: "a".repeat(64) };
+    const run = await t.store.db.insert(auditLog).values([first, { ...forged, seq: forged.seq + 1, prevHash: "b".repeat(64), hash: "c".repeat(64) }]).then(() => undefined, (e: unknown) => e);
+    expect(pgErrorOf(run)).toMatchObject({ code: "23000", message: expect.stringMatching(new RegExp(`entry ${forged.seq + 1} does not extend`)) });
+    const gap = await t.store.db.insert(auditLog).values({ ...forged, seq: forged.seq + 5, prevHash: report.headHash! }).then(() => undefined, (e: unknown) => e);
+    expect(pgErrorOf(gap)?.code).toBe("23000");
+    expect(await verifyStoredChain(t.store.db)).toMatchObject({ ok: true, count: report.count });
   });
 
   it("refuses UPDATE, DELETE and TRUNCATE in the database itself", async () => {

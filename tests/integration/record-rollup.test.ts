@@ -5,14 +5,14 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/db/client";
-import { elicitationRecords } from "@/db/schema";
+import { elicitationRecords, recordRollup } from "@/db/schema";
 import { countPreventedRepeat } from "@/lib/elicitation/cooldown";
 import { reconcileStaleRecords } from "@/lib/elicitation/reconcile";
 import { insertRecord, newRecordId, transition } from "@/lib/elicitation/records";
 import { revokeRecords } from "@/lib/elicitation/revoke";
 import { healthByGroup } from "@/lib/metrics/overview";
 import { RESUME_BUCKET_BOUNDS, percentileFromHistogram } from "@/lib/metrics/resume-buckets";
-import { rollupDrift } from "@/lib/metrics/rollup-check";
+import { rebuildRollup, rollupDrift } from "@/lib/metrics/rollup-check";
 import { createTestStore, type TestStore } from "../helpers/test-store";
 
 let t: TestStore;
@@ -62,9 +62,16 @@ describe("record rollup", () => {
     await reconcileStaleRecords(t.store.db, { formTimeoutMs: 0 }, new Date(Date.now() + 120_000));
     expect(await rollupDrift(t.store.db)).toEqual([]);
 
-    // And a hand edit that bypasses nothing is still followed (the trigger sees every UPDATE).
+    // A hand edit is followed too (the trigger sees every UPDATE), and so is a bulk one.
     await t.store.db.update(elicitationRecords).set({ clientName: "Gamma" }).where(eq(elicitationRecords.id, ids[0]!));
+    await t.store.db.update(elicitationRecords).set({ preventedRepeats: sql`${elicitationRecords.preventedRepeats} + 2` });
     expect(await rollupDrift(t.store.db)).toEqual([]);
+
+    // The repair path rebuilds the same rollup from scratch.
+    const before = await t.store.db.select().from(recordRollup).where(sql`records <> 0 or prevented_repeats <> 0`).orderBy(recordRollup.hour, recordRollup.clientName, recordRollup.state, recordRollup.resumeBucket);
+    await rebuildRollup(t.store.db);
+    const after = await t.store.db.select().from(recordRollup).orderBy(recordRollup.hour, recordRollup.clientName, recordRollup.state, recordRollup.resumeBucket);
+    expect(after).toEqual(before);
   });
 
   it("answers the overview with the raw table's counts, percentiles exact to the bucket", async () => {

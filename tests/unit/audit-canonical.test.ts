@@ -51,3 +51,25 @@ describe("canonical audit serialisation (README, Audit log)", () => {
     expect(Object.keys(line)).toHaveLength(11);
   });
 });
+
+describe("fixed-shape serialiser", () => {
+  // Generated entries with awkward strings (quotes, backslashes, control characters, non-ASCII,
+  // astral symbols, lone surrogates) must serialise byte for byte as the general JCS library does.
+  const awkward = ["", "a\"b", "back\\slash", "tab\there", "nl\nx", "\u0001\u001f", "é ü ß", "Україна", "😀", "\ud800", "</script>", "€\u2028\u2029"];
+  let n = 0;
+  const pick = () => awkward[n++ % awkward.length]!;
+  it.each(Array.from({ length: 40 }, (_, i) => i))("matches the JCS library on generated entry %i", async (i) => {
+    const { canonicalize } = await import("@/lib/audit/canonical");
+    const entry = { seq: 1 + i * 7919, ts: new Date(1_790_000_000_000 + i * 1000).toISOString(), actorType: "system" as const, actorId: pick(), action: "record.revoked", targetType: pick(), targetId: pick(), detail: { [pick() || "k"]: pick(), n: i, list: [pick(), pick()], none: null, flag: i % 2 === 0 }, prevHash: GENESIS_HASH };
+    const outcome = (f: () => string) => {
+      try {
+        return f();
+      } catch (err) {
+        return `refused: ${(err as Error).message}`;
+      }
+    };
+    const hash = "ab".repeat(32);
+    expect(outcome(() => hashedBody(entry))).toBe(outcome(() => canonicalize({ ...entry, v: 1 })));
+    expect(outcome(() => entryLine({ ...entry, hash }))).toBe(outcome(() => canonicalize({ ...entry, hash, v: 1 })));
+  });
+});
