@@ -227,6 +227,51 @@ describe("console", () => {
     expect((await status.json()).data).toEqual([]);
   });
 
+  it("every control on every console page is reachable by Tab, with visible focus", async () => {
+    const page = await as("admin", "/console");
+    const firstRecord = await (async () => {
+      await page.goto(`${base()}/console/records`);
+      return page.locator("a[href^='/console/records/']").first().getAttribute("href");
+    })();
+    for (const path of ["/console", "/console/records", firstRecord!, "/console/flows", "/console/approvals", "/console/origins", "/console/clients", "/console/audit"]) {
+      await page.goto(`${base()}${path}`);
+      // Every visible, enabled control gets a number; then Tab walks the page from the top.
+      const total = await page.evaluate(() => {
+        const controls = [...document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea, summary, [tabindex]")].filter(
+          (el) => el.tabIndex >= 0 && !(el as HTMLButtonElement).disabled && (el as HTMLInputElement).type !== "hidden" && el.getClientRects().length > 0,
+        );
+        controls.forEach((el, i) => el.setAttribute("data-kb", String(i)));
+        (document.activeElement as HTMLElement | null)?.blur();
+        return controls.length;
+      });
+      expect(total, path).toBeGreaterThan(3);
+      const reached = new Set<string>();
+      const unstyled: string[] = [];
+      for (let i = 0; i < total + 15 && reached.size < total; i++) {
+        await page.keyboard.press("Tab");
+        const hit = await page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          return el?.dataset.kb === undefined ? null : { kb: el.dataset.kb, outline: getComputedStyle(el).outlineStyle, name: (el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30) };
+        });
+        if (!hit) continue;
+        reached.add(hit.kb);
+        if (hit.outline === "none") unstyled.push(hit.name);
+      }
+      const missed = await page.evaluate((seen) => [...document.querySelectorAll<HTMLElement>("[data-kb]")].filter((el) => !seen.includes(el.dataset.kb!)).map((el) => el.outerHTML.slice(0, 80)), [...reached]);
+      expect(missed, `${path}: controls Tab never reached`).toEqual([]);
+      expect(unstyled, `${path}: focus without a visible outline`).toEqual([]);
+    }
+
+    // And one form operated from the keyboard alone: add an origin on the allowlist.
+    await page.goto(`${base()}/console/origins`);
+    await page.getByLabel(/Exact redirect URIs/).focus();
+    await page.keyboard.type("https://keyboard.example.org/connect/callback");
+    const add = page.getByRole("button", { name: "Add to allowlist" });
+    for (let i = 0; i < 5 && !(await add.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await expect.poll(async () => page.getByTestId("origin-result").textContent()).toBe("Allowed https://keyboard.example.org with 1 redirect URI(s).");
+  });
+
   it("shows client compatibility per deployment", async () => {
     const page = await as("viewer", "/console/clients");
     expect(await page.getByTestId("clients-table").textContent()).toContain("Visual Studio Code");
