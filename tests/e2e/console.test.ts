@@ -251,7 +251,7 @@ describe("console", () => {
         await page.keyboard.press("Tab");
         const hit = await page.evaluate(() => {
           const el = document.activeElement as HTMLElement | null;
-          return el?.dataset.kb === undefined ? null : { kb: el.dataset.kb, outline: getComputedStyle(el).outlineStyle, name: (el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30) };
+          return el?.dataset.kb === undefined ? null : { kb: el.dataset.kb, outline: getComputedStyle(el).outlineStyle, name: el.outerHTML.slice(0, 90) };
         });
         if (!hit) continue;
         reached.add(hit.kb);
