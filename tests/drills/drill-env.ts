@@ -4,6 +4,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import fs from "node:fs";
+import { afterAll, beforeAll } from "vitest";
+import { freePort, prepareDeployment, startInstance, type Deployment, type Instance } from "../../bench/deployment";
 import { requirePostgresInCi } from "../helpers/test-store";
 
 requirePostgresInCi();
@@ -26,4 +28,26 @@ export async function restartPostgres(): Promise<void> {
   const version = versions.at(-1);
   if (!version) throw new Error("no local PostgreSQL cluster found; set DRILL_PG_RESTART_CMD");
   await run("pg_ctlcluster", ["--skip-systemctl-redirect", version, "main", "restart"]);
+}
+
+/**
+ * One production-build instance on a fresh deployment store for the enclosing describe block
+ * (PostgreSQL when DATABASE_URL is set, embedded otherwise), stopped and removed afterwards.
+ */
+export function useInstance(env: Record<string, string> = {}): () => { dep: Deployment; app: Instance } {
+  let dep: Deployment | undefined;
+  let app: Instance | undefined;
+  beforeAll(async () => {
+    const port = await freePort();
+    dep = await prepareDeployment(`http://localhost:${port}`, { postgres: postgresUrl });
+    app = await startInstance(dep, { port, env });
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await dep?.dispose();
+  });
+  return () => {
+    if (!dep || !app) throw new Error("the deployment has not started");
+    return { dep, app };
+  };
 }

@@ -13,7 +13,7 @@ import { freePort, prepareDeployment, startInstance, type Deployment, type Insta
 import { tokenMinter } from "../../bench/load";
 import { useBrowser } from "../helpers/browser";
 import { connectClient } from "../helpers/mcp-client";
-import { signIn } from "../helpers/sign-in";
+import { finishAtProvider, signIn } from "../helpers/sign-in";
 import { postgresUrl } from "./drill-env";
 
 let dep: Deployment;
@@ -56,11 +56,7 @@ describe.skipIf(!postgresUrl)("drill: instance killed mid-connect", () => {
     expect(a.child.signalCode).toBe("SIGKILL");
     lb.switchTo(b.port);
 
-    await page.getByLabel("Login").fill("alice");
-    await page.getByLabel("Password").fill("demo");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(/\/connect\/done/);
-    expect(await page.getByTestId("connect-done").getAttribute("data-result")).toBe("connected");
+    expect(await finishAtProvider(page, "alice")).toBe("connected");
     await context.close();
 
     // The client's session lived on A: it is gone, and B says so instead of answering for it.

@@ -1,28 +1,18 @@
 // The load run, short: concurrent SDK clients with mixed manifests and answers against the
 // production build, then exact reconciliation of the store against what the clients saw.
 // `npm run load` is the long version with a report.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, prepareDeployment, startInstance, type Deployment, type Instance } from "../../bench/deployment";
+import { describe, expect, it } from "vitest";
 import { tokenMinter } from "../../bench/load";
 import { runLoad } from "../../bench/load-clients";
 import { reconcileLoad } from "../../bench/reconcile-load";
-import { postgresUrl } from "./drill-env";
+import { useInstance } from "./drill-env";
 
-let dep: Deployment;
-let app: Instance;
 
 describe("load run", () => {
-  beforeAll(async () => {
-    const port = await freePort();
-    dep = await prepareDeployment(`http://localhost:${port}`, { postgres: postgresUrl });
-    app = await startInstance(dep, { port, env: { ELICITATION_COOLDOWN_SECONDS: "0.2" } });
-  });
-  afterAll(async () => {
-    await app?.stop();
-    await dep?.dispose();
-  });
+  const deployment = useInstance({ ELICITATION_COOLDOWN_SECONDS: "0.2" });
 
   it("reconciles exactly: one record per elicitation, no duplicates, no orphans, chain intact", async () => {
+    const { dep, app } = deployment();
     const runId = `load-${Date.now().toString(36)}`;
     const { calls } = await runLoad({ mcpUrl: `${app.baseUrl}/api/mcp`, token: tokenMinter(dep.dataDir, app.baseUrl), clients: 10, durationMs: 8_000, runId });
     await app.stop();

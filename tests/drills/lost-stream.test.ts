@@ -3,32 +3,22 @@
 // before the user finished (offered the same link again, no second record) and after (resumed
 // from the stored grant, not asked again). Exactly one record and one grant; runs on either store.
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rowsOf } from "@/db/client";
 import { verifyStoredChain } from "@/lib/audit/chain-verify";
-import { freePort, prepareDeployment, startInstance, type Deployment, type Instance } from "../../bench/deployment";
 import { tokenMinter } from "../../bench/load";
 import { useBrowser } from "../helpers/browser";
 import { connectClient } from "../helpers/mcp-client";
-import { signIn } from "../helpers/sign-in";
-import { postgresUrl } from "./drill-env";
+import { finishAtProvider, signIn } from "../helpers/sign-in";
+import { useInstance } from "./drill-env";
 
-let dep: Deployment;
-let app: Instance;
 const browser = useBrowser();
 
 describe("drill: completion notification lost with the client's stream", () => {
-  beforeAll(async () => {
-    const port = await freePort();
-    dep = await prepareDeployment(`http://localhost:${port}`, { postgres: postgresUrl });
-    app = await startInstance(dep, { port });
-  });
-  afterAll(async () => {
-    await app?.stop();
-    await dep?.dispose();
-  });
+  const deployment = useInstance();
 
   it("resumes on retry with no second record and no second grant", async () => {
+    const { dep, app } = deployment();
     const token = await tokenMinter(dep.dataDir, app.baseUrl)("user-bob-1002");
     const opts = { name: "drill-lost-stream", capabilities: { elicitation: { url: {} } }, answer: () => ({ action: "accept" as const }) };
     const c1 = await connectClient(`${app.baseUrl}/api/mcp`, token, opts);
@@ -46,11 +36,7 @@ describe("drill: completion notification lost with the client's stream", () => {
     await signIn(page, app.baseUrl, "bob", `/connect/${id}`);
     await page.getByRole("button", { name: "Continue to Demo Git" }).click();
     await page.waitForURL(/\/dev\/downstream\/interaction\//);
-    await page.getByLabel("Login").fill("bob");
-    await page.getByLabel("Password").fill("demo");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(/\/connect\/done/);
-    expect(await page.getByTestId("connect-done").getAttribute("data-result")).toBe("connected");
+    expect(await finishAtProvider(page, "bob")).toBe("connected");
     await context.close();
 
     const c3 = await connectClient(`${app.baseUrl}/api/mcp`, token, opts);

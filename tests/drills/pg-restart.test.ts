@@ -3,29 +3,19 @@
 // and afterwards nothing is half-written: every record is in a final state with an unbroken event
 // path (records whose outcome was lost are closed by the reconciler, not left dangling), every
 // outcome a client saw matches the store, and the audit chain verifies.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reconcileStaleRecords } from "@/lib/elicitation/reconcile";
-import { freePort, prepareDeployment, startInstance, type Deployment, type Instance } from "../../bench/deployment";
 import { tokenMinter } from "../../bench/load";
 import { runLoad, type CallOutcome } from "../../bench/load-clients";
 import { reconcileLoad } from "../../bench/reconcile-load";
-import { postgresUrl, restartPostgres } from "./drill-env";
+import { postgresUrl, restartPostgres, useInstance } from "./drill-env";
 
-let dep: Deployment;
-let app: Instance;
 
 describe.skipIf(!postgresUrl)("drill: PostgreSQL restarted mid-load", () => {
-  beforeAll(async () => {
-    const port = await freePort();
-    dep = await prepareDeployment(`http://localhost:${port}`, { postgres: postgresUrl });
-    app = await startInstance(dep, { port, env: { ELICITATION_COOLDOWN_SECONDS: "0.2" } });
-  });
-  afterAll(async () => {
-    await app?.stop();
-    await dep?.dispose();
-  });
+  const deployment = useInstance({ ELICITATION_COOLDOWN_SECONDS: "0.2" });
 
   it("fails fast and clearly while down, recovers within seconds, and loses or half-writes nothing", async () => {
+    const { dep, app } = deployment();
     const runId = `drill-pg-${Date.now().toString(36)}`;
     const load = runLoad({ mcpUrl: `${app.baseUrl}/api/mcp`, token: tokenMinter(dep.dataDir, app.baseUrl), clients: 6, durationMs: 22_000, runId });
     await new Promise((r) => setTimeout(r, 6_000));

@@ -2,10 +2,10 @@
 // a new PostgreSQL database when DATABASE_URL is set, a temporary PGlite directory otherwise.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { freePort } from "../../bench/deployment";
 import { chromiumPath } from "../helpers/browser";
 import { runCli } from "../helpers/cli";
 import { createPostgresDatabase, requirePostgresInCi } from "../helpers/test-store";
@@ -19,17 +19,6 @@ declare module "vitest" {
     serverLog: string;
     seed: { records: number; sessions: number; auditEntries: number };
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
 }
 
 async function waitForServer(url: string, child: ChildProcess, log: () => string): Promise<void> {

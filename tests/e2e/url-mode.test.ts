@@ -7,7 +7,7 @@ import { describe, expect, inject, it } from "vitest";
 import { seriousA11yViolations, SHOTS, useBrowser } from "../helpers/browser";
 import { runCli } from "../helpers/cli";
 import { connectClient } from "../helpers/mcp-client";
-import { signIn } from "../helpers/sign-in";
+import { finishAtProvider, signIn } from "../helpers/sign-in";
 
 const browser = useBrowser();
 
@@ -45,11 +45,7 @@ describe("URL mode in the browser", () => {
     for (let i = 0; i < 20 && !(await continueButton.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/dev\/downstream\/interaction\//);
-    await page.getByLabel("Login").fill("alice");
-    await page.getByLabel("Password").fill("demo");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(/\/connect\/done/);
-    expect(await page.getByTestId("connect-done").getAttribute("data-result")).toBe("connected");
+    expect(await finishAtProvider(page, "alice")).toBe("connected");
     await context.close();
 
     const again = await c.call("list_repositories");

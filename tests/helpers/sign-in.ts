@@ -15,3 +15,15 @@ export async function signIn(page: Page, baseUrl: string, login: string, target 
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((url) => url.pathname === target);
 }
+
+/**
+ * On the demo downstream provider's sign-in page (where "Continue" on the connect page leads):
+ * signs in and waits for the connect flow's result page; returns its result ("connected", ...).
+ */
+export async function finishAtProvider(page: Page, login: string): Promise<string | null> {
+  await page.getByLabel("Login").fill(login);
+  await page.getByLabel("Password").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/connect\/done/);
+  return page.getByTestId("connect-done").getAttribute("data-result");
+}
