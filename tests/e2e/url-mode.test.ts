@@ -33,6 +33,14 @@ describe("URL mode in the browser", () => {
     expect(await op.getByTestId("connect-problem").getAttribute("data-problem")).toBe("mismatch");
     await other.close();
 
+    // The same page in the dark theme (it follows the system setting): accessible, screenshotted.
+    const dark = await browser().newContext({ colorScheme: "dark" });
+    const darkPage = await dark.newPage();
+    await signIn(darkPage, base, "alice", new URL(url).pathname);
+    expect(await seriousA11yViolations(darkPage)).toEqual([]);
+    await darkPage.screenshot({ path: path.join(SHOTS, "connect-dark.png"), fullPage: true });
+    await dark.close();
+
     const context = await browser().newContext();
     const page = await context.newPage();
     await signIn(page, base, "alice", new URL(url).pathname);
