@@ -7,11 +7,21 @@ import path from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
+import { z } from "zod";
 import type { Db } from "@/db/client";
 import { exportAudit } from "./export";
-import { MANIFEST_FILE, type ExportFormat, type Manifest } from "./manifest";
+import { EXPORT_FORMATS, MANIFEST_FILE, type ExportFormat, type Manifest } from "./manifest";
 import { loadSigner } from "./signing";
 import { verifyExport, type VerifyReport } from "./verify-export";
+
+/** What a download request may ask for: a format and an optional time range (date or date-time). */
+export const exportRequest = z
+  .object({
+    format: z.enum(EXPORT_FORMATS).default("ndjson"),
+    from: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+    to: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  })
+  .transform((q) => ({ format: q.format, from: q.from ? new Date(q.from) : undefined, to: q.to ? new Date(q.to) : undefined }));
 
 export async function exportArchive(db: Db, opts: { format: ExportFormat; from?: Date; to?: Date; operator: string }): Promise<{ manifest: Manifest; stream: Readable }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "eg-evidence-"));

@@ -9,7 +9,7 @@ import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAudit } from "@/lib/audit/writer";
 import { devSecret } from "@/lib/auth/oidc-config";
 import { notifyElicitationComplete } from "@/lib/mcp/live-sessions";
-import { getRecord, transition } from "@/lib/elicitation/records";
+import { getRecord, isRecordId, transition } from "@/lib/elicitation/records";
 import { logger } from "@/lib/log/logger";
 import { openBlob, sealBlob, vaultKey } from "@/lib/vault/vault";
 import { connectConfig } from "./config";
@@ -43,7 +43,7 @@ async function refuse(db: Db, user: BrowserUser, record: ElicitationRecord | und
 
 /** Checks a record against the browser user; expires it on the way if its time is up. */
 async function check(db: Db, id: string, user: BrowserUser, allowed: ElicitationRecord["state"][]): Promise<{ ok: true; record: ElicitationRecord } | { ok: false; problem: Problem }> {
-  const record = /^[0-9a-f]{32}$/.test(id) ? await getRecord(db, id) : undefined;
+  const record = isRecordId(id) ? await getRecord(db, id) : undefined;
   if (!record || record.mode !== "url") return refuse(db, user, undefined, id, "not_found");
   // Identity first: another user learns nothing about the record's state.
   if (record.subject !== user.sub || (user.tenant !== null && record.tenantId !== user.tenant)) return refuse(db, user, record, id, "mismatch");

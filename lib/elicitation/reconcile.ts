@@ -4,7 +4,7 @@
 // the form timeout plus a grace period has passed: by then the original call has ended on every
 // instance, so nothing in flight is touched. URL-mode handles past their expiry become `expired`.
 // Each statement updates and writes the matching events together, guarded by the state it leaves.
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { logger } from "@/lib/log/logger";
 import type { EngineConfig } from "./config";
@@ -17,42 +17,35 @@ export interface ReconcileResult {
   expired: number;
 }
 
+/**
+ * Moves every record that matches `stale` to `to` and writes its event (with the state it really
+ * left), in one statement; rows another instance is already moving are skipped, not waited for.
+ */
+async function closeWhere(db: Db, stale: SQL, to: "timed_out" | "expired", reason: string, at: string): Promise<number> {
+  const [row] = rowsOf<{ n: number }>(
+    await db.execute(sql`
+      with stale as (
+        select id, state from elicitation_records where ${stale} for update skip locked
+      ), moved as (
+        update elicitation_records r set state = ${to}::elicitation_state, finished_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
+        from stale where r.id = stale.id returning r.id, stale.state as from_state
+      ), ev as (
+        insert into elicitation_events (record_id, from_state, to_state, at, actor_type, actor_id, reason, detail)
+        select id, from_state, ${to}::elicitation_state, ${at}::timestamptz, 'system', 'reconciler', ${reason}, '{}'::jsonb from moved
+        returning 1
+      )
+      select count(*)::int as n from ev`),
+  );
+  return row?.n ?? 0;
+}
+
 export async function reconcileStaleRecords(db: Db, config: Pick<EngineConfig, "formTimeoutMs">, now = new Date()): Promise<ReconcileResult> {
   const formCutoff = new Date(now.getTime() - config.formTimeoutMs - RECONCILE_GRACE_MS).toISOString();
   const at = now.toISOString();
-  const form = rowsOf<{ n: number }>(
-    await db.execute(sql`
-      with stale as (
-        select id, state from elicitation_records
-        where mode = 'form' and state in ('sent', 'accepted') and sent_at < ${formCutoff}::timestamptz
-        for update skip locked
-      ), moved as (
-        update elicitation_records r set state = 'timed_out', finished_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
-        from stale where r.id = stale.id returning r.id, stale.state as from_state
-      ), ev as (
-        insert into elicitation_events (record_id, from_state, to_state, at, actor_type, actor_id, reason, detail)
-        select id, from_state, 'timed_out', ${at}::timestamptz, 'system', 'reconciler', 'no outcome was recorded before the timeout: the instance handling the request stopped', '{}'::jsonb from moved
-        returning 1
-      )
-      select count(*)::int as n from ev`),
-  );
-  const url = rowsOf<{ n: number }>(
-    await db.execute(sql`
-      with stale as (
-        select id, state from elicitation_records
-        where mode = 'url' and state in ('sent', 'accepted', 'opened') and expires_at < ${at}::timestamptz
-        for update skip locked
-      ), moved as (
-        update elicitation_records r set state = 'expired', finished_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
-        from stale where r.id = stale.id returning r.id, stale.state as from_state
-      ), ev as (
-        insert into elicitation_events (record_id, from_state, to_state, at, actor_type, actor_id, reason, detail)
-        select id, from_state, 'expired', ${at}::timestamptz, 'system', 'reconciler', 'link expired unused', '{}'::jsonb from moved
-        returning 1
-      )
-      select count(*)::int as n from ev`),
-  );
-  const result = { timedOut: form[0]?.n ?? 0, expired: url[0]?.n ?? 0 };
+  const result = {
+    timedOut: await closeWhere(db, sql`mode = 'form' and state in ('sent', 'accepted') and sent_at < ${formCutoff}::timestamptz`, "timed_out", "no outcome was recorded before the timeout: the instance handling the request stopped", at),
+    expired: await closeWhere(db, sql`mode = 'url' and state in ('sent', 'accepted', 'opened') and expires_at < ${at}::timestamptz`, "expired", "link expired unused", at),
+  };
   if (result.timedOut || result.expired) logger.info({ event: "records.reconciled", ...result }, "stale records closed");
   return result;
 }

@@ -1,10 +1,10 @@
 // Console reads of elicitation records: server-side filtering, sorting and keyset pagination on the
 // (created_at, id) indexes, so any page depth costs the same. Value-free by construction: the
 // table holds nothing else.
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { elicitationEvents, elicitationRecords, elicitationState, type ElicitationRecord } from "@/db/schema";
+import { elicitationEvents, elicitationRecords, elicitationState, recordRollup, type ElicitationRecord } from "@/db/schema";
 import { UNFINISHED } from "./revoke";
 
 export const PAGE_SIZE = 50;
@@ -61,12 +61,16 @@ export async function recordWithEvents(db: Db, id: string) {
 }
 
 /** Distinct flows and clients for the filter pickers (small tables of names). */
+/**
+ * The flows and client names that occur in the records, for the filter menus. Read from the
+ * hourly rollup (a few thousand rows), not the records: this runs on every page load and refresh.
+ */
 export async function filterChoices(db: Db) {
   const [flows, clients] = await Promise.all([
-    db.selectDistinct({ v: elicitationRecords.flowId }).from(elicitationRecords).orderBy(elicitationRecords.flowId).limit(200),
-    db.selectDistinct({ v: elicitationRecords.clientName }).from(elicitationRecords).orderBy(elicitationRecords.clientName).limit(200),
+    db.selectDistinct({ v: recordRollup.flowId }).from(recordRollup).where(and(gt(recordRollup.records, 0), ne(recordRollup.flowId, ""))).orderBy(recordRollup.flowId).limit(200),
+    db.selectDistinct({ v: recordRollup.clientName }).from(recordRollup).where(gt(recordRollup.records, 0)).orderBy(recordRollup.clientName).limit(200),
   ]);
-  return { flows: flows.map((r) => r.v).filter((v): v is string => !!v), clients: clients.map((r) => r.v) };
+  return { flows: flows.map((r) => r.v), clients: clients.map((r) => r.v) };
 }
 
 /** A record waiting longer than its deadline: the form timeout, or the link's expiry. */

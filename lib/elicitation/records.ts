@@ -13,6 +13,13 @@ export function newRecordId(): string {
   return randomBytes(16).toString("hex");
 }
 
+/** The shape of a record id: checked before any lookup of an id that came from outside. */
+export const RECORD_ID_PATTERN = /^[0-9a-f]{32}$/;
+
+export function isRecordId(id: string): boolean {
+  return RECORD_ID_PATTERN.test(id);
+}
+
 export type RecordDraft = Omit<NewElicitationRecord, "state" | "createdAt" | "updatedAt" | "sentAt">;
 
 /**

@@ -2,10 +2,11 @@
 import { z } from "zod";
 import type { OperatorActionSpec } from "@/lib/auth/operator-action";
 import { PERMISSIONS } from "@/lib/auth/permissions";
+import { RECORD_ID_PATTERN } from "./records";
 import { revokeRecords } from "./revoke";
 
 export const revokeInput = z.object({
-  ids: z.array(z.string().regex(/^[0-9a-f]{32}$/)).min(1).max(500),
+  ids: z.array(z.string().regex(RECORD_ID_PATTERN)).min(1).max(500),
   reason: z.string().trim().min(3, "a reason is required").max(200),
 });
 

@@ -2,14 +2,17 @@
 // rollup: outcome rates, prevented repeats and time-to-resume percentiles by flow, client (name
 // and version) or mode, and daily volume. Groups with fewer than MIN_GROUP records are folded into
 // "other" (no percentiles) so that a count cannot single out a person.
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { rowsOf, type Db } from "@/db/client";
 import { MIN_GROUP } from "./prometheus";
 import { percentileFromHistogram } from "./resume-buckets";
 
+/** The periods the overview offers, in days; and how it can group. The page's links come from these. */
 export const PERIODS = { "24h": 1, "7d": 7, "30d": 30 } as const;
-export const overviewQuery = z.object({ period: z.enum(["24h", "7d", "30d"]).default("7d"), by: z.enum(["flow", "client", "mode"]).default("flow") });
+export const PERIOD_CHOICES = ["24h", "7d", "30d"] as const satisfies ReadonlyArray<keyof typeof PERIODS>;
+export const GROUP_CHOICES = ["flow", "client", "mode"] as const;
+export const overviewQuery = z.object({ period: z.enum(PERIOD_CHOICES).default("7d"), by: z.enum(GROUP_CHOICES).default("flow") });
 export type OverviewQuery = z.infer<typeof overviewQuery>;
 
 export interface GroupHealth {
@@ -26,7 +29,7 @@ export interface GroupHealth {
 }
 
 // Group expressions over the slices below (flow '' is the setup page, outside any flow).
-const GROUP_SQL = {
+const GROUP_SQL: Record<(typeof GROUP_CHOICES)[number], SQL> = {
   flow: sql`case when flow_id = '' then 'setup' else flow_id end`,
   client: sql`client_name || ' ' || client_version`,
   mode: sql`mode::text`,

@@ -4,6 +4,13 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 
+// The rollup's rows computed from the records themselves: the same grouping as migration 0002's
+// trigger and backfill (which, being SQL files, cannot share it).
+const FRESH_ROLLUP = sql`
+  select date_trunc('hour', created_at, 'UTC') as hour, coalesce(flow_id, '') as flow_id, client_name, client_version, mode, state,
+    record_resume_bucket(sent_at, responded_at) as resume_bucket, count(*)::bigint as records, coalesce(sum(prevented_repeats), 0)::bigint as prevented_repeats
+  from elicitation_records group by 1, 2, 3, 4, 5, 6, 7`;
+
 export interface RollupDrift {
   key: string;
   rollup: { records: number; prevented: number };
@@ -14,9 +21,7 @@ export async function rollupDrift(db: Db, limit = 20): Promise<RollupDrift[]> {
   const rows = rowsOf<{ key: string; kr: string | number; kp: string | number; fr: string | number; fp: string | number }>(
     await db.execute(sql`
       with fresh as (
-        select date_trunc('hour', created_at, 'UTC') as hour, coalesce(flow_id, '') as flow_id, client_name, client_version, mode, state,
-          record_resume_bucket(sent_at, responded_at) as resume_bucket, count(*)::bigint as records, coalesce(sum(prevented_repeats), 0)::bigint as prevented
-        from elicitation_records group by 1, 2, 3, 4, 5, 6, 7
+        select hour, flow_id, client_name, client_version, mode, state, resume_bucket, records, prevented_repeats as prevented from (${FRESH_ROLLUP}) f
       ), kept as (
         select hour, flow_id, client_name, client_version, mode, state, resume_bucket, records, prevented_repeats as prevented from record_rollup where records <> 0 or prevented_repeats <> 0
       )
@@ -39,10 +44,6 @@ export async function rebuildRollup(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`lock table elicitation_records in share row exclusive mode`);
     await tx.execute(sql`delete from record_rollup`);
-    await tx.execute(sql`
-      insert into record_rollup (hour, flow_id, client_name, client_version, mode, state, resume_bucket, records, prevented_repeats)
-      select date_trunc('hour', created_at, 'UTC'), coalesce(flow_id, ''), client_name, client_version, mode, state,
-        record_resume_bucket(sent_at, responded_at), count(*), coalesce(sum(prevented_repeats), 0)
-      from elicitation_records group by 1, 2, 3, 4, 5, 6, 7`);
+    await tx.execute(sql`insert into record_rollup (hour, flow_id, client_name, client_version, mode, state, resume_bucket, records, prevented_repeats) ${FRESH_ROLLUP}`);
   });
 }

@@ -1,7 +1,7 @@
 // The kill switch: global, per mode, per flow. Engaging it takes one operator with a reason;
 // releasing it takes two different people (the first asks, a second confirms). Each change is one
 // transaction with its history row and its audit entry. An optional expiry releases it by itself.
-import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
 import { killSwitchEvents, killSwitches, type KillSwitch } from "@/db/schema";
@@ -23,8 +23,6 @@ export interface Actor {
   id: string;
 }
 
-export const KILL_SWITCH_CHANNEL = "kill_switch";
-
 /** Switches in force now (engaged and not past their expiry). */
 export async function activeKillSwitches(db: DbOrTx, now = new Date()): Promise<KillSwitch[]> {
   return db
@@ -41,7 +39,6 @@ export async function engageKillSwitch(db: Db, actor: Actor, input: { scope: str
     const values = { scope, active: true, reason, changedBy: actor.id, changedAt: new Date(), expiresAt: input.expiresAt ?? null, releaseRequestedBy: null, releaseRequestedAt: null };
     const [row] = await tx.insert(killSwitches).values(values).onConflictDoUpdate({ target: killSwitches.scope, set: values }).returning();
     await tx.insert(killSwitchEvents).values({ scope, active: true, reason, actor: actor.id, expiresAt: input.expiresAt ?? null });
-    await tx.execute(sql`select pg_notify(${KILL_SWITCH_CHANNEL}, ${scope})`);
     await appendAudit(tx, {
       actorType: actor.type,
       actorId: actor.id,
@@ -75,7 +72,6 @@ export async function releaseKillSwitch(db: Db, actor: Actor, input: { scope: st
     if (row.releaseRequestedBy === actor.id) throw new KillSwitchError("releasing a kill switch needs a second person to confirm");
     await tx.update(killSwitches).set({ active: false, reason, changedBy: actor.id, changedAt: new Date(), releaseRequestedBy: null, releaseRequestedAt: null }).where(eq(killSwitches.scope, scope));
     await tx.insert(killSwitchEvents).values({ scope, active: false, reason, actor: actor.id });
-    await tx.execute(sql`select pg_notify(${KILL_SWITCH_CHANNEL}, ${scope})`);
     await appendAudit(tx, {
       actorType: actor.type,
       actorId: actor.id,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertRecord, newRecordId } from "@/lib/elicitation/records";
-import { listRecords } from "@/lib/elicitation/record-queries";
+import { filterChoices, listRecords } from "@/lib/elicitation/record-queries";
 import { createTestStore, type TestStore } from "../helpers/test-store";
 
 let t: TestStore;
@@ -38,5 +38,9 @@ describe("records keyset pagination", () => {
     const { rows } = await listRecords(t.store.db, { sort: "newest", mode: "url" }, 50);
     expect(rows).toHaveLength(11);
     expect(rows.every((r) => r.mode === "url")).toBe(true);
+  });
+
+  it("offers the flows and clients that occur, from the rollup", async () => {
+    expect(await filterChoices(t.store.db)).toEqual({ flows: [], clients: ["c"] });
   });
 });

@@ -6,7 +6,7 @@ import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { storeCounts } from "@/lib/metrics/store-counts";
 import { HealthTable } from "@/components/health-table";
 import { VolumeChart } from "@/components/volume-chart";
-import { dailyVolume, healthByGroup, overviewQuery } from "@/lib/metrics/overview";
+import { dailyVolume, GROUP_CHOICES, healthByGroup, overviewQuery, PERIOD_CHOICES } from "@/lib/metrics/overview";
 import { MIN_GROUP } from "@/lib/metrics/prometheus";
 import Link from "next/link";
 import { killSwitchImpact } from "@/lib/policy/kill-switch-impact";
@@ -34,22 +34,16 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       <section aria-labelledby="health-heading" className="mt-8">
         <h2 id="health-heading" className="text-xl font-semibold">Health</h2>
         <nav aria-label="Period and grouping" className="mt-2 flex flex-wrap gap-4 text-sm">
-          <span>
-            Period:{" "}
-            {(["24h", "7d", "30d"] as const).map((p) => (
-              <Link key={p} href={link({ period: p })} aria-current={q.period === p ? "page" : undefined} className={`mr-2 underline ${q.period === p ? "font-bold" : ""}`}>
-                {p}
-              </Link>
-            ))}
-          </span>
-          <span>
-            By:{" "}
-            {(["flow", "client", "mode"] as const).map((b) => (
-              <Link key={b} href={link({ by: b })} aria-current={q.by === b ? "page" : undefined} className={`mr-2 underline ${q.by === b ? "font-bold" : ""}`}>
-                {b}
-              </Link>
-            ))}
-          </span>
+          {([["Period", "period", PERIOD_CHOICES], ["By", "by", GROUP_CHOICES]] as const).map(([label, key, choices]) => (
+            <span key={key}>
+              {label}:{" "}
+              {choices.map((c) => (
+                <Link key={c} href={link({ [key]: c })} aria-current={q[key] === c ? "page" : undefined} className={`mr-2 underline ${q[key] === c ? "font-bold" : ""}`}>
+                  {c}
+                </Link>
+              ))}
+            </span>
+          ))}
         </nav>
         <VolumeChart data={volume} />
         <HealthTable rows={health} by={q.by} />

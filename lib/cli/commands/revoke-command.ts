@@ -1,6 +1,7 @@
 // `ctl revoke ID | --pending [--flow ID] --reason TEXT [--as SUB]`: revoke unfinished handles.
 import { AuthError, authorize } from "@/lib/auth/authorize";
 import { PERMISSIONS } from "@/lib/auth/permissions";
+import { isRecordId } from "@/lib/elicitation/records";
 import { revokeRecords } from "@/lib/elicitation/revoke";
 import { emit, parse } from "../args";
 import { CliError, UsageError } from "../errors";
@@ -12,7 +13,7 @@ export async function revokeCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { pending: { type: "boolean" }, flow: { type: "string" }, reason: { type: "string" }, as: { type: "string" }, json: { type: "boolean" } }, true);
   if (!values.reason || values.reason.trim().length < 3) throw new UsageError(`--reason (3 or more characters) is required; ${USAGE}`);
   if ((positionals.length === 0) === !values.pending || positionals.length > 1) throw new UsageError(USAGE);
-  if (positionals[0] && !/^[0-9a-f]{32}$/.test(positionals[0])) throw new UsageError("a record id is 32 hex characters");
+  if (positionals[0] && !isRecordId(positionals[0])) throw new UsageError("a record id is 32 hex characters");
   return withStore("ctl revoke", async (store) => {
     let actor: { type: "operator" | "system"; id: string } = { type: "system", id: "ctl" };
     if (values.as) {

@@ -3,6 +3,7 @@ import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { pageAccess } from "@/lib/auth/page-guard";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { recordWithEvents } from "@/lib/elicitation/record-queries";
+import { isRecordId } from "@/lib/elicitation/records";
 import { checkUrl } from "@/lib/policy/url-check";
 
 export const dynamic = "force-dynamic";
@@ -20,7 +21,7 @@ export default async function RecordDetail({ params }: { params: Promise<{ id: s
   const { id } = await params;
   const access = await pageAccess(PERMISSIONS.recordsRead, { type: "elicitation", id: id.slice(0, 64) }, `/console/records/${id}`);
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
-  const found = /^[0-9a-f]{32}$/.test(id) ? await recordWithEvents(access.db, id) : undefined;
+  const found = isRecordId(id) ? await recordWithEvents(access.db, id) : undefined;
   if (!found) {
     return (
       <main id="main">
