@@ -69,10 +69,17 @@ export function authOptions(): NextAuthOptions {
         return session;
       },
       async redirect({ url, baseUrl }) {
-        // Same-origin targets, and the issuer's end-session endpoint for sign-out.
-        if (url.startsWith("/")) return `${baseUrl}${url}`;
-        const target = new URL(url);
-        if (target.origin === baseUrl || target.origin === new URL(cfg.issuer).origin) return url;
+        // Same-origin paths, and the issuer's end-session endpoint for sign-out; anything else
+        // (another host, "//evil", "/\\evil", an unparseable URL such as a port that is not a
+        // number) goes home instead of failing the request.
+        if (/^\/(?![/\\])/.test(url)) return `${baseUrl}${url}`;
+        let target: URL;
+        try {
+          target = new URL(url);
+        } catch {
+          return baseUrl;
+        }
+        if (target.origin === baseUrl || target.origin === new URL(cfg.issuer).origin) return target.toString();
         return baseUrl;
       },
     },

@@ -7,7 +7,7 @@ import type { Db } from "@/db/client";
 import { elicitationRecords, type ElicitationRecord } from "@/db/schema";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAudit } from "@/lib/audit/writer";
-import { devSecret } from "@/lib/auth/oidc-config";
+import { requiredSecret } from "@/lib/config/secrets";
 import { notifyElicitationComplete } from "@/lib/mcp/live-sessions";
 import { getRecord, isRecordId, transition } from "@/lib/elicitation/records";
 import { logger } from "@/lib/log/logger";
@@ -70,7 +70,7 @@ export async function connectView(db: Db, id: string, user: BrowserUser) {
 
 function nonceFor(id: string, state: string): string {
   // Derived, so only its hash needs storing: the callback recomputes it from the returned state.
-  return createHmac("sha256", devSecret("connect-nonce")).update(`${id}.${state}`).digest("base64url");
+  return createHmac("sha256", requiredSecret("connectNonce")).update(`${id}.${state}`).digest("base64url");
 }
 
 /** Continue: single use. Returns the provider's authorization URL. */

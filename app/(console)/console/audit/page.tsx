@@ -4,16 +4,18 @@ import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { listAudit } from "@/lib/audit/queries";
 import { pageAccess } from "@/lib/auth/page-guard";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
+import { one, safeWholeNumber } from "@/lib/http/params";
 
 export const dynamic = "force-dynamic";
 
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const access = await pageAccess(PERMISSIONS.auditRead, { type: "console", id: "audit" }, "/console/audit");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const sp = await searchParams;
-  const action = sp.action && /^[a-z_]+\.[a-z_]+$/.test(sp.action) ? sp.action : undefined;
-  const actor = sp.actor?.slice(0, 200) || undefined;
-  const before = sp.before && /^\d+$/.test(sp.before) ? Number(sp.before) : undefined;
+  const rawAction = one(sp.action);
+  const action = rawAction && /^[a-z_]{1,40}\.[a-z_]{1,40}$/.test(rawAction) ? rawAction : undefined;
+  const actor = one(sp.actor)?.slice(0, 200) || undefined;
+  const before = safeWholeNumber(one(sp.before));
   const rows = await listAudit(access.db, { action, actorId: actor, beforeSeq: before, limit: 100 });
   const last = rows[rows.length - 1];
   const next = rows.length === 100 && last ? `/console/audit?${new URLSearchParams({ ...(action ? { action } : {}), ...(actor ? { actor } : {}), before: String(last.seq) })}` : null;
