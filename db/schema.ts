@@ -126,6 +126,25 @@ export const operators = pgTable(
   (t) => [index("operators_roles_idx").using("gin", t.roles)],
 );
 
+// Browser sessions (console and connect pages). The session cookie is a JWT (next-auth) that names
+// one of these rows; every request re-reads it, so signing out, an admin ending the sessions of an
+// operator, or expiry end the session on the server, not only in the browser that holds the cookie.
+export const consoleSessions = pgTable(
+  "console_sessions",
+  {
+    // 128-bit CSPRNG id, hex: carried inside the encrypted session cookie.
+    id: text("id").primaryKey(),
+    subject: text("subject").notNull(),
+    createdAt: tstz("created_at").notNull().defaultNow(),
+    expiresAt: tstz("expires_at").notNull(),
+    endedAt: tstz("ended_at"),
+    endedBy: text("ended_by"),
+    // signed_out | ended_by_admin
+    endReason: text("end_reason"),
+  },
+  (t) => [index("console_sessions_subject_idx").on(t.subject, t.endedAt)],
+);
+
 // ---------------------------------------------------------------------------------------------
 // MCP sessions: the capability manifest exactly as the client sent it.
 // ---------------------------------------------------------------------------------------------
@@ -463,6 +482,7 @@ export const auditLog = pgTable(
 export const schemaTables = {
   tenants,
   operators,
+  consoleSessions,
   mcpSessions,
   flows,
   providers,
@@ -481,6 +501,7 @@ export const schemaTables = {
 export type Tenant = typeof tenants.$inferSelect;
 export type Operator = typeof operators.$inferSelect;
 export type McpSession = typeof mcpSessions.$inferSelect;
+export type ConsoleSession = typeof consoleSessions.$inferSelect;
 export type Flow = typeof flows.$inferSelect;
 export type ElicitationRecord = typeof elicitationRecords.$inferSelect;
 export type NewElicitationRecord = typeof elicitationRecords.$inferInsert;

@@ -7,6 +7,8 @@ export const AUDIT_ACTIONS = {
   demoSeeded: "demo.seeded",
   accessDenied: "access.denied",
   operatorSignedIn: "operator.signed_in",
+  operatorSessionsEnded: "operator.sessions_ended",
+  sessionSignedOut: "session.signed_out",
   killSwitchOn: "kill_switch.on",
   killSwitchOff: "kill_switch.off",
   killSwitchReleaseRequested: "kill_switch.release_requested",

@@ -60,3 +60,8 @@ export async function authorize(db: Db, subject: string | null | undefined, perm
   if (!hasPermission(operator.roles, permission)) return deny(db, subject, permission, target, "role lacks permission");
   return operator;
 }
+
+/** Every operator, for the admins' operators page. */
+export async function listOperators(db: Db) {
+  return db.select().from(operators).orderBy(operators.subject);
+}

@@ -4,12 +4,15 @@
 // synced at sign-in through lib/auth/sign-in-sync.ts, and every request re-checks roles server-side.
 import type { NextAuthOptions } from "next-auth";
 import { getDb } from "@/db";
+import { endConsoleSession, startConsoleSession } from "./console-sessions";
 import { oidcConfig } from "./oidc-config";
 import { rolesFromClaim, type Role } from "./permissions";
 import { syncOperatorAtSignIn } from "./sign-in-sync";
 
 export interface SessionUser {
   sub: string;
+  /** The server-side session row this cookie names (lib/auth/console-sessions.ts). */
+  sid: string;
   name: string;
   roles: Role[];
   tenant: string | null;
@@ -56,12 +59,15 @@ export function authOptions(): NextAuthOptions {
           token.sub = String(p.sub);
           token.roles = rolesFromClaim(p[cfg.rolesClaim]);
           token.tenant = typeof p[cfg.tenantClaim] === "string" ? p[cfg.tenantClaim] : null;
+          // A new server-side session per sign-in: the cookie is only valid while its row is.
+          token.sid = await startConsoleSession(await getDb(), String(p.sub), cfg.sessionMaxAgeSeconds);
         }
         return token;
       },
       async session({ session, token }) {
         session.user = {
           sub: String(token.sub),
+          sid: typeof token.sid === "string" ? token.sid : "",
           name: String(token.name ?? token.sub),
           roles: (token.roles as Role[] | undefined) ?? [],
           tenant: (token.tenant as string | null | undefined) ?? null,
@@ -84,6 +90,9 @@ export function authOptions(): NextAuthOptions {
       },
     },
     events: {
+      async signOut({ token }) {
+        if (token?.sub) await endConsoleSession(await getDb(), token.sid, String(token.sub));
+      },
       async signIn({ profile }) {
         if (!profile) return;
         const p = profile as Record<string, unknown>;

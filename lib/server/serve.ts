@@ -5,6 +5,7 @@ import http from "node:http";
 import next from "next";
 import type { Store } from "@/db/client";
 import { logger } from "@/lib/log/logger";
+import { strictTransportSecurity } from "@/lib/http/csp";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { engineConfig } from "@/lib/elicitation/config";
 import { startReconciler } from "@/lib/elicitation/reconcile";
@@ -34,7 +35,10 @@ export async function serve(options: ServeOptions): Promise<http.Server> {
   const handle = app.getRequestHandler();
   const host = options.hostname === "0.0.0.0" || options.hostname === "::" ? "127.0.0.1" : options.hostname;
   const control = options.controlDir ? openControlChannel(options.store, options.controlDir, `http://${host.includes(":") ? `[${host}]` : host}:${options.port}`) : undefined;
+  // HSTS on every response of an HTTPS deployment, the MCP endpoint and identity provider included.
+  const hsts = strictTransportSecurity(oidcConfig().appUrl);
   const server = http.createServer((req, res) => {
+    if (hsts) res.setHeader("strict-transport-security", hsts);
     (control ? control.handle(req, res) : Promise.resolve(false))
       .then((done) => done || routes(req, res))
       .then((done) => (done ? undefined : handle(req, res)))
