@@ -1,3 +1,4 @@
+import { ScrollRegion } from "@/components/scroll-region";
 import Link from "next/link";
 import { EvidenceVerifyForm } from "@/components/evidence-verify-form";
 import { ForbiddenNotice } from "@/components/forbidden-notice";
@@ -36,7 +37,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <button className="rounded border border-slate-500 px-3 py-1">Apply</button>
         {action || actor ? <Link className="underline" href="/console/audit">Clear filters</Link> : null}
       </form>
-      <div className="mt-4 overflow-x-auto">
+      <ScrollRegion label="Audit log entries" className="mt-4">
         <table className="w-full text-left text-sm" data-testid="audit-table">
           <thead>
             <tr className="border-b border-slate-300 dark:border-slate-700">
@@ -52,14 +53,14 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 <td className="px-2 py-1 font-mono text-xs">{e.ts.toISOString()}</td>
                 <td className="px-2 py-1">{e.actorType} <span className="font-mono text-xs">{e.actorId}</span></td>
                 <td className="px-2 py-1 font-mono text-xs">{e.action}</td>
-                <td className="px-2 py-1 font-mono text-xs">{e.targetType}:{e.targetId}</td>
+                <td className="max-w-xs px-2 py-1 font-mono text-xs break-all">{e.targetType}:{e.targetId}</td>
                 <td className="px-2 py-1 font-mono text-xs break-all">{JSON.stringify(e.detail)}</td>
                 <td className="px-2 py-1 font-mono text-xs" title={e.hash}>{e.hash.slice(0, 12)}…</td>
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       {next ? (
         <p className="mt-2">
           <Link className="underline" href={next}>Older entries</Link>

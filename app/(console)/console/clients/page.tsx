@@ -1,3 +1,4 @@
+import { ScrollRegion } from "@/components/scroll-region";
 import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { pageAccess } from "@/lib/auth/page-guard";
 import { PERMISSIONS } from "@/lib/auth/permissions";
@@ -15,7 +16,7 @@ export default async function ClientsPage() {
     <main id="main">
       <h1 className="text-2xl font-bold">Clients</h1>
       <p className="text-sm text-slate-700 dark:text-slate-300">What each client version declared at initialize in this deployment, and how its elicitations fared. Trust the declarations, not the product name.</p>
-      <div className="mt-4 overflow-x-auto">
+      <ScrollRegion label="Clients table" className="mt-4">
         <table className="w-full text-left text-sm" data-testid="clients-table">
           <thead>
             <tr className="border-b border-slate-300 dark:border-slate-700">
@@ -41,7 +42,7 @@ export default async function ClientsPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </main>
   );
 }

@@ -1,3 +1,4 @@
+import { ScrollRegion } from "@/components/scroll-region";
 import { EndSessionsForm } from "@/components/end-sessions-form";
 import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { listOperators } from "@/lib/auth/authorize";
@@ -18,7 +19,7 @@ export default async function OperatorsPage() {
       <p className="text-sm text-slate-700 dark:text-slate-300">
         Operators and their roles come from the identity provider and are re-read on every request. Ending an operator&apos;s sessions signs out every browser they use, on the server, at once.
       </p>
-      <div className="mt-4 overflow-x-auto">
+      <ScrollRegion label="Operators table" className="mt-4">
         <table className="w-full text-left text-sm" data-testid="operators-table">
           <thead>
             <tr className="border-b border-slate-300 dark:border-slate-700">
@@ -40,7 +41,7 @@ export default async function OperatorsPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </main>
   );
 }
