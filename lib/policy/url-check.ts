@@ -1,8 +1,10 @@
 // The URL check for URL-mode elicitation: every URL the engine emits and every origin an admin
 // allowlists passes through it. Blocks non-HTTPS schemes (loopback HTTP only in development),
-// userinfo, and credentials or personal data in the query or fragment; warns on hosts a person
-// cannot read reliably (punycode, IDN, mixed scripts, IP literals), showing both forms.
+// userinfo, URLs that parsers disagree on (url-authority.ts), and credentials or personal data in
+// the query or fragment; warns on hosts a person cannot read reliably (punycode, IDN, mixed
+// scripts, IP literals, another domain inside the host), showing both forms.
 import { domainToUnicode } from "node:url";
+import { authorityFindings, rawTextFindings } from "./url-authority";
 
 export type UrlVerdict = "allow" | "warn" | "block";
 
@@ -46,11 +48,14 @@ export function checkUrl(raw: string, options: { dev?: boolean } = {}): UrlCheck
   const reasons: UrlReason[] = [];
   const block = (code: string, detail: string) => reasons.push({ code, severity: "block", detail });
   const warn = (code: string, detail: string) => reasons.push({ code, severity: "warn", detail });
+  // The raw text is judged as given (no trim): what a parser would silently repair is a finding.
+  reasons.push(...rawTextFindings(raw));
   let url: URL;
   try {
-    url = new URL(raw.trim());
+    url = new URL(raw);
   } catch {
-    return { verdict: "block", host: null, unicodeHost: null, reasons: [{ code: "unparseable", severity: "block", detail: "not a valid absolute URL" }] };
+    reasons.push({ code: "unparseable", severity: "block", detail: "not a valid absolute URL" });
+    return { verdict: "block", host: null, unicodeHost: null, reasons };
   }
   const hostname = url.hostname;
   const bare = hostname.replace(/^\[|\]$/g, "");
@@ -63,6 +68,9 @@ export function checkUrl(raw: string, options: { dev?: boolean } = {}): UrlCheck
     block("scheme", `scheme ${url.protocol.replace(/:$/, "")} is not allowed; only https`);
   }
   if (url.username || url.password) block("userinfo", "credentials in the URL (user:pass@host) are not allowed");
+  if (url.protocol === "https:" || url.protocol === "http:") {
+    for (const f of authorityFindings(raw, url)) if (!reasons.some((r) => r.code === f.code)) reasons.push(f);
+  }
 
   const params = [...url.searchParams.entries(), ...new URLSearchParams(url.hash.replace(/^#/, "")).entries()];
   for (const [key, value] of params) {
