@@ -4,6 +4,7 @@
 // the query or fragment; warns on hosts a person cannot read reliably (punycode, IDN, mixed
 // scripts, IP literals, another domain inside the host), showing both forms.
 import { domainToUnicode } from "node:url";
+import { credentialShape } from "@/lib/elicitation/credential-scan";
 import { authorityFindings, rawTextFindings } from "./url-authority";
 
 export type UrlVerdict = "allow" | "warn" | "block";
@@ -24,7 +25,6 @@ export interface UrlCheck {
 const CREDENTIAL_PARAM = /^(?:access_?token|id_?token|refresh_?token|token|auth|authorization|bearer|jwt|password|passwd|pwd|secret|client_?secret|api_?key|apikey|key|session|session_?id|sid|sig|signature|code|otp|pin|credentials?)$/i;
 const PII_PARAM = /^(?:e?-?mail|email_?address|phone|tel|mobile|name|first_?name|last_?name|full_?name|user_?name|username|login|ssn|dob|birth_?date|address|iban|card)$/i;
 const EMAIL_VALUE = /[^\s@]+@[^\s@]+\.[^\s@]+/;
-const TOKENISH_VALUE = /eyJ[A-Za-z0-9_-]{5,}\.|gh[pousr]_[A-Za-z0-9]{20,}|sk-[A-Za-z0-9]{16,}|xox[abprs]-/;
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 export function isLoopbackHost(hostname: string): boolean {
@@ -74,8 +74,19 @@ export function checkUrl(raw: string, options: { dev?: boolean } = {}): UrlCheck
 
   const params = [...url.searchParams.entries(), ...new URLSearchParams(url.hash.replace(/^#/, "")).entries()];
   for (const [key, value] of params) {
-    if (CREDENTIAL_PARAM.test(key) || TOKENISH_VALUE.test(value)) block("credential_in_url", `parameter "${key}" carries a credential`);
+    // The same detector as form answers (gitleaks' rules after normalisation), on the decoded
+    // value and on "key=value" so assignment-shaped secrets are seen too.
+    if (CREDENTIAL_PARAM.test(key) || credentialShape(value) || credentialShape(`${key}=${value}`)) block("credential_in_url", `parameter "${key}" carries a credential`);
     else if (PII_PARAM.test(key) || EMAIL_VALUE.test(value)) block("pii_in_url", `parameter "${key}" carries personal data`);
+  }
+  for (const segment of url.pathname.split("/")) {
+    let decoded = segment;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      // a malformed escape is left as typed; it can still be checked as text
+    }
+    if (decoded && credentialShape(decoded)) block("credential_in_url", "a path segment carries a credential");
   }
 
   if (hostname && (url.protocol === "https:" || url.protocol === "http:")) {
