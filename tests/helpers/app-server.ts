@@ -37,6 +37,7 @@ export async function startAppServer(db: Db): Promise<TestAppServer> {
     baseUrl,
     dataDir,
     close: async () => {
+      routes.close?.();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       fs.rmSync(dataDir, { recursive: true, force: true });
