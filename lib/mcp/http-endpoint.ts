@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import { storeFailureOf, storeFailureText } from "@/db/errors";
@@ -160,6 +161,13 @@ function endpointHandler(options: McpEndpointOptions) {
     if (req.method !== "POST" || !isInitializeRequest(body)) {
       return fail(400, -32600, "no session: send initialize first");
     }
+    // The transport's own checks of an initialize's headers, made before the session is admitted
+    // (and recorded) so a refused initialize leaves nothing behind: same conditions, same codes.
+    const accept = req.headers.accept ?? "";
+    if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
+      return fail(406, -32000, "Not Acceptable: Client must accept both application/json and text/event-stream");
+    }
+    if (!isJsonContentType(req.headers["content-type"] ?? null)) return fail(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     const init = body;
     const db = await options.db();
     const requested = init.params.protocolVersion;

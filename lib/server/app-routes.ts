@@ -18,6 +18,8 @@ import type { PolicySource } from "@/lib/policy/policy-source";
 export type RouteHandler = ((req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>) & {
   /** Stops this handler's timers (idle-session sweep). */
   close?: () => void;
+  /** Evicts idle MCP sessions now, as the timer does every quarter of the idle time. */
+  sweepIdleSessions?: () => Promise<{ evicted: number }>;
 };
 
 export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): RouteHandler {
@@ -78,5 +80,6 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
     return false;
   };
   routes.close = () => mcp.close();
+  routes.sweepIdleSessions = () => mcp.sweep();
   return routes;
 }
