@@ -484,6 +484,7 @@ export const auditCoalesce = pgTable(
     windowStart: tstz("window_start").notNull(),
     // Denials after the first one in the current window, not yet written to the audit log.
     repeats: integer("repeats").notNull().default(0),
+    lastAt: tstz("last_at").notNull(),
     actorType: actorType("actor_type").notNull(),
     actorId: text("actor_id").notNull(),
     action: text("action").notNull(),

@@ -2,6 +2,7 @@ CREATE TABLE "audit_coalesce" (
 	"key" text PRIMARY KEY NOT NULL,
 	"window_start" timestamp with time zone NOT NULL,
 	"repeats" integer DEFAULT 0 NOT NULL,
+	"last_at" timestamp with time zone NOT NULL,
 	"actor_type" "actor_type" NOT NULL,
 	"actor_id" text NOT NULL,
 	"action" text NOT NULL,
