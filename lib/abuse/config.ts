@@ -57,9 +57,10 @@ export function abuseConfig(env: Env = process.env): AbuseConfig {
     sessionIdleMs: positiveInt(env, "MCP_SESSION_IDLE_SECONDS", 1800) * 1000,
     rateWindowMs: positiveInt(env, "RATE_LIMIT_WINDOW_SECONDS", 60) * 1000,
     mcpRatePerSubject: positiveInt(env, "MCP_RATE_LIMIT_PER_SUBJECT", 600),
-    mcpRatePerAddress: positiveInt(env, "MCP_RATE_LIMIT_PER_ADDRESS", 1200),
+    // Per address is generous: many people behind one NAT share an address.
+    mcpRatePerAddress: positiveInt(env, "MCP_RATE_LIMIT_PER_ADDRESS", 6000),
     connectRatePerSubject: positiveInt(env, "CONNECT_RATE_LIMIT_PER_SUBJECT", 60),
-    connectRatePerAddress: positiveInt(env, "CONNECT_RATE_LIMIT_PER_ADDRESS", 120),
+    connectRatePerAddress: positiveInt(env, "CONNECT_RATE_LIMIT_PER_ADDRESS", 300),
     auditCoalesceWindowMs: positiveInt(env, "AUDIT_COALESCE_WINDOW_SECONDS", 300) * 1000,
     trustProxy: trust === "true",
   };
