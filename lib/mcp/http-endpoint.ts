@@ -21,6 +21,7 @@ import type { RequestLimiter } from "@/lib/abuse/rate-limiter";
 import { BearerError, bearerChallenge, type McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { logger } from "@/lib/log/logger";
 import { directPolicy, type PolicySource } from "@/lib/policy/policy-source";
+import { clientPresence, requestIdsOf, type ClientPresence } from "./client-presence";
 import { startIdleSweeper, sweepIdleSessions, type SweptSession } from "./idle-sweeper";
 import { writeJsonRpcError } from "./jsonrpc-error";
 import { liveSessions } from "./live-sessions";
@@ -34,6 +35,7 @@ interface LiveSession extends SweptSession {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
   principal: McpPrincipal;
+  presence: ClientPresence;
 }
 
 const sessions = liveSessions<LiveSession>();
@@ -76,6 +78,8 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const evict = async (id: string, live: LiveSession) => {
     sessions.delete(id);
+    // Pending elicitations end as "client went away" before the transport's close aborts them.
+    live.presence.end();
     await live.server.close().catch(() => {});
     await closeSession(await options.db(), id);
   };
@@ -98,10 +102,14 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   return Object.assign(endpoint, { sweep: () => sweepIdleSessions(sweeperOptions), close: stopSweeper });
 }
 
-/** Counts a POST as in flight until its response ends: a session waiting on a person is busy. */
-function track(live: LiveSession, req: http.IncomingMessage, res: http.ServerResponse): void {
+/**
+ * Counts a POST as in flight until its response ends (a session waiting on a person is busy), and
+ * watches that response: closed before it finished, the client is gone from its calls.
+ */
+function track(live: LiveSession, req: http.IncomingMessage, res: http.ServerResponse, body: unknown): void {
   live.lastActivity = Date.now();
   if (req.method !== "POST") return;
+  live.presence.watch(requestIdsOf(body), res);
   live.inFlight += 1;
   res.once("close", () => {
     live.inFlight -= 1;
@@ -154,7 +162,7 @@ function endpointHandler(options: McpEndpointOptions) {
         return fail(404, -32001, "session not found");
       }
       live.principal = principal;
-      track(live, req, res);
+      track(live, req, res, body);
       return live.transport.handleRequest(Object.assign(req, { auth: authInfo(principal) }), res, body);
     }
 
@@ -196,23 +204,26 @@ function endpointHandler(options: McpEndpointOptions) {
       });
     }
     const now = Date.now();
-    const live = { principal, lastActivity: now, persistedActivity: now, inFlight: 0 } as LiveSession;
+    const live = { principal, lastActivity: now, persistedActivity: now, inFlight: 0, presence: clientPresence() } as LiveSession;
     live.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, live);
       },
       onsessionclosed: async (sessionId) => {
+        // DELETE: the client ended its session; whatever it left pending ends now.
+        live.presence.end();
         sessions.delete(sessionId);
         await closeSession(db, sessionId);
       },
     });
     live.transport.onclose = () => {
+      live.presence.end();
       if (live.transport.sessionId) sessions.delete(live.transport.sessionId);
     };
-    live.server = buildMcpServer({ principal: live.principal, db, policy: options.policy ?? directPolicy(db), sessionId: () => live.transport.sessionId, protocolVersion: () => protocolVersion });
+    live.server = buildMcpServer({ principal: live.principal, db, policy: options.policy ?? directPolicy(db), sessionId: () => live.transport.sessionId, protocolVersion: () => protocolVersion, clientGone: (requestId) => live.presence.signal(requestId) });
     await live.server.connect(live.transport);
-    track(live, req, res);
+    track(live, req, res, body);
     try {
       await live.transport.handleRequest(Object.assign(req, { auth: authInfo(principal) }), res, body);
     } finally {
