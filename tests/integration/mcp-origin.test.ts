@@ -64,6 +64,21 @@ describe("/api/mcp Origin validation", () => {
     expect(await sessionRows()).toBe(before);
   });
 
+  it("refuses a request carrying two Origin headers, even when one is allowed", async () => {
+    const http = await import("node:http");
+    const valid = await token();
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(resource, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${valid}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.setHeader("origin", [app.baseUrl, "http://evil.example.com"]);
+      req.on("error", reject);
+      req.end(JSON.stringify(initialize()));
+    });
+    expect(status).toBe(403);
+  });
+
   it("gives a foreign origin the same answer with a valid, a forged or no token (no token oracle)", async () => {
     const answers = await Promise.all(
       [`Bearer ${await token()}`, "Bearer not-a-jwt", undefined].map(async (authorization) => {
