@@ -126,6 +126,12 @@ export async function startInstance(dep: Deployment, opts: { port?: number; publ
     APP_URL: opts.publicUrl ?? baseUrl,
     PORT: String(port),
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+    // Benchmarks and drills drive many clients from one loopback address: the abuse limits would
+    // refuse them. A run that tests the limits sets them in opts.env.
+    MCP_RATE_LIMIT_PER_ADDRESS: "100000000",
+    MCP_RATE_LIMIT_PER_SUBJECT: "100000000",
+    CONNECT_RATE_LIMIT_PER_ADDRESS: "100000000",
+    MCP_MAX_SESSIONS_PER_SUBJECT: "100000",
     ...opts.env,
   };
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "lib/cli/main.ts"), "serve", "--port", String(port)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });

@@ -33,6 +33,8 @@ export interface SessionContext {
   sessionId: () => string | undefined;
   /** The protocol version negotiated at initialize. */
   protocolVersion: () => string;
+  /** Aborts when the client goes away from this call (its stream closed) or from the session. */
+  clientGone?: (requestId: string | number) => AbortSignal;
 }
 
 export function buildMcpServer(ctx: SessionContext): McpServer {
@@ -86,7 +88,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
       });
       if (fp.fingerprint !== flow.fingerprint && (await updateFingerprint(ctx.db, flow.id, fp.fingerprint, fp.inputs))) flow = await ensureFlow(ctx.db, wf.name, clientName);
       const session = { id: ctx.sessionId() ?? null, clientName, clientVersion: client?.version ?? "unknown", protocolVersion: ctx.protocolVersion(), modes };
-      const wire = wire20251125(server, { requestId: extra.requestId, signal: extra.signal, protocolVersion: session.protocolVersion });
+      const wire = wire20251125(server, { requestId: extra.requestId, signal: extra.signal, protocolVersion: session.protocolVersion, clientGone: ctx.clientGone?.(extra.requestId) });
       const config = engineConfig();
       const ask: AskContext = { db: ctx.db, subject: ctx.principal.subject, tenantId: ctx.principal.tenant, session, request: { method: "tools/call", id: String(extra.requestId), toolName: wf.name }, flow, policy: ctx.policy, wire, config };
       const runtime: WorkflowRuntime = {
