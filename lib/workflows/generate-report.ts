@@ -41,6 +41,7 @@ export const generateReport = defineWorkflow({
   name: "generate_report",
   title: "Generate a report",
   description: "Generates a read-only report for your tenant. Asks for the environment, format and date range; the region is your tenant's default.",
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   needs: [{ kind: "authoritative", key: "region", purpose: "The tenant's default region", source: "tenants.default_region" }, reportParameters],
   async run(rt) {
     const [tenant] = await rt.db.select({ region: tenants.defaultRegion }).from(tenants).where(eq(tenants.id, rt.tenantId)).limit(1);

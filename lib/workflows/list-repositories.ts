@@ -19,6 +19,7 @@ export const listRepositories = defineWorkflow({
   name: "list_repositories",
   title: "List your repositories",
   description: "Lists your repositories on Demo Git. The first time, it asks you to connect Demo Git in your browser (URL mode).",
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   needs: [demoGitGrant],
   async run(rt) {
     const outcome = await rt.ensureGrant(demoGitGrant);

@@ -1,7 +1,7 @@
 // The workflow API (README, "Writing a workflow"): a tool together with what it needs from the
 // user. Workflows never talk to the client directly: they ask through the runtime, which routes
 // every need through the engine, the approval gate or an authoritative read.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import type { Flow } from "@/db/schema";
 import type { AskOutcome } from "@/lib/elicitation/engine";
@@ -27,6 +27,11 @@ export interface WorkflowDefinition {
   name: string;
   title: string;
   description: string;
+  /**
+   * Tool annotations, the same in both protocol eras: whether the tool only reads, may destroy,
+   * is safe to repeat, and reaches outside this server. Hints for clients, never a control.
+   */
+  annotations: ToolAnnotations;
   /** Declared up front: what the workflow may need, classified. Shown by describe_capabilities. */
   needs: Need[];
   run(rt: WorkflowRuntime): Promise<CallToolResult>;
