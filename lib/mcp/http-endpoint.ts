@@ -13,6 +13,7 @@ import { BearerError, bearerChallenge, type McpPrincipal } from "@/lib/auth/mcp-
 import { logger } from "@/lib/log/logger";
 import { directPolicy, type PolicySource } from "@/lib/policy/policy-source";
 import { liveSessions } from "./live-sessions";
+import { createModernEndpoint, type ModernEndpoint } from "./modern/endpoint";
 import { buildMcpServer } from "./server";
 import { closeSession, recordSession } from "./session-records";
 
@@ -52,7 +53,9 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
 }
 
 export function createMcpEndpoint(options: McpEndpointOptions) {
-  const handle = endpointHandler(options);
+  // Both protocol eras on one path: 2026-07-28 requests go to the modern leg (lib/mcp/modern/).
+  const modern = createModernEndpoint({ db: options.db, policy: options.policy, maxBodyBytes: MAX_BODY });
+  const handle = endpointHandler(options, modern);
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     try {
       await handle(req, res);
@@ -68,7 +71,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
   };
 }
 
-function endpointHandler(options: McpEndpointOptions) {
+function endpointHandler(options: McpEndpointOptions, modern: ModernEndpoint) {
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     let principal: McpPrincipal;
     try {
@@ -87,6 +90,9 @@ function endpointHandler(options: McpEndpointOptions) {
         return err instanceof RangeError ? jsonRpcError(res, 413, -32600, "request too large") : jsonRpcError(res, 400, -32700, "parse error: body is not JSON");
       }
     }
+
+    // 2026-07-28 (stateless, per-request envelope): same bearer check above, its own leg here.
+    if (await modern.isModern(req, body)) return modern.handle(req, res, body, principal);
 
     const sid = req.headers["mcp-session-id"];
     if (typeof sid === "string") {
