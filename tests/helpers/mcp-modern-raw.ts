@@ -23,7 +23,16 @@ export async function modernPost(resource: string, token: string, body: { method
   const id = body.id === undefined ? nextId++ : body.id;
   const res = await fetch(resource, {
     method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, ...headers },
+    // SEP-2243 standard headers: the method, and the name the body's params.name mirrors.
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": MODERN,
+      "mcp-method": body.method,
+      ...(typeof body.params?.name === "string" ? { "mcp-name": body.params.name } : {}),
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", ...(id === null ? {} : { id }), method: body.method, params: body.params ?? {} }),
   });
   const text = await res.text();
