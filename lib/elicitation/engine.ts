@@ -87,6 +87,8 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
   logger.info({ event: "elicitation.decided", record: draft.id, tool: draft.toolName, flow: ctx.flow.id, route: decision.route, reason: decision.reason }, "elicitation routed");
   if (decision.route !== "form") {
     await insertRecord(db, draft, "not_sent", { lint: lint.reasons.map((r) => `${r.code}:${r.field ?? "-"}`) });
+    // No form mode and no way round: a wire that can name the missing capability says so.
+    if (decision.route === "fallback" && !ctx.flow.setupUrl) ctx.wire.unavailable?.({ kind: "form", recordId: draft.id, needKey: need.key, params });
     return { status: decision.route === "fallback" ? "fallback" : "blocked", recordId: draft.id, reason: decision.reason };
   }
 

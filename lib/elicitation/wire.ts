@@ -55,6 +55,23 @@ export class WireSuspendedError extends Error {
   }
 }
 
+/**
+ * Thrown by a wire that can name the capability a client lacks (2026-07-28: error -32021) when
+ * the router found no way to ask this client and the flow offers no way round. The record says
+ * so (`not_sent`, fallback) exactly as in the other era.
+ */
+export class WireCapabilityMissingError extends Error {
+  override name = "WireCapabilityMissingError";
+  constructor(readonly ask: SuspendedAsk) {
+    super("the client declared no capability this ask needs");
+  }
+}
+
+/** Errors a wire uses to end the call itself; they pass through the engine and the workflows. */
+export function endsCallOnWire(err: unknown): err is WireSuspendedError | WireCapabilityMissingError {
+  return err instanceof WireSuspendedError || err instanceof WireCapabilityMissingError;
+}
+
 export type ResumedAnswer = (AskStep & { kind: "form"; answer: FormAnswer }) | (AskStep & { kind: "url"; answer: UrlAnswer });
 
 export interface WireAdapter {
@@ -67,4 +84,6 @@ export interface WireAdapter {
    * its record id comes from verified, sealed state, never from the client's say-so.
    */
   resumed?(kind: "form" | "url", needKey: string): ResumedAnswer | undefined;
+  /** The router found no way to ask this client (no mode, no way round); see WireCapabilityMissingError. */
+  unavailable?(ask: SuspendedAsk): void;
 }

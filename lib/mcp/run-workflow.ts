@@ -1,8 +1,8 @@
 // The one workflow invocation both protocol eras share. Whatever carried the call (a 2025-11-25
 // session or a stateless 2026-07-28 request), the same flow lookup, version fingerprint, engine,
 // store and policy serve it; only the wire adapter differs. The record's protocol_version says which
-// revision carried it. A wire that suspends the call (multi-round-trip: the answer arrives in a
-// later request) throws WireSuspendedError, which passes through to the era's own layer.
+// revision carried it. A wire that ends the call itself (multi-round-trip: the answer arrives in a
+// later request; or a capability the client lacks) throws, and that passes through to its era.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import { storeFailureOf, storeFailureText } from "@/db/errors";
@@ -11,7 +11,7 @@ import { ensureGrant } from "@/lib/connect/grant";
 import type { DeclaredModes } from "@/lib/elicitation/capabilities";
 import { engineConfig } from "@/lib/elicitation/config";
 import { askForm, type AskContext } from "@/lib/elicitation/engine";
-import { WireSuspendedError, type WireAdapter } from "@/lib/elicitation/wire";
+import { endsCallOnWire, type WireAdapter } from "@/lib/elicitation/wire";
 import { logger } from "@/lib/log/logger";
 import { fingerprintFor } from "@/lib/policy/fingerprint";
 import { ensureFlow } from "@/lib/policy/flows";
@@ -39,7 +39,7 @@ export async function runWorkflow(wf: WorkflowDefinition, caller: CallerFacts, r
   try {
     return await invoke(wf, caller, request);
   } catch (err) {
-    if (err instanceof WireSuspendedError) throw err;
+    if (endsCallOnWire(err)) throw err;
     // A store outage is reported plainly, never as a driver message (which may quote SQL);
     // whatever was written before it stays consistent and is reconciled (reconcile.ts).
     const failure = storeFailureOf(err);

@@ -3,7 +3,7 @@
 // it into an `input_required` result with a sealed requestState), and the client's retry brings
 // the answer. `resumed()` hands that answer back to the engine once, for the need and record the
 // verified state names, so the engine continues at that record instead of asking again.
-import { WireSuspendedError, type ResumedAnswer, type WireAdapter } from "@/lib/elicitation/wire";
+import { WireCapabilityMissingError, WireSuspendedError, type ResumedAnswer, type WireAdapter } from "@/lib/elicitation/wire";
 
 export function wire20260728(resume: ResumedAnswer | undefined): WireAdapter {
   let pending = resume;
@@ -14,6 +14,9 @@ export function wire20260728(resume: ResumedAnswer | undefined): WireAdapter {
     askUrl(params, options) {
       // No elicitationId on this revision's wire: the record id travels inside the sealed state.
       return Promise.reject(new WireSuspendedError({ kind: "url", ...options.step, params: { message: params.message, url: params.url } }));
+    },
+    unavailable(ask) {
+      throw new WireCapabilityMissingError(ask);
     },
     resumed(kind, needKey) {
       if (!pending || pending.kind !== kind || pending.needKey !== needKey) return undefined;

@@ -6,7 +6,7 @@ import { inputRequired, type CallToolResult, type InputRequiredResult, type Inpu
 import type { CallToolResult as V1CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { elicitationRecords } from "@/db/schema";
 import { engineConfig } from "@/lib/elicitation/config";
-import { WireSuspendedError, type SuspendedAsk } from "@/lib/elicitation/wire";
+import { WireCapabilityMissingError, WireSuspendedError, type SuspendedAsk } from "@/lib/elicitation/wire";
 import type { WorkflowDefinition } from "@/lib/workflows/types";
 import { textResult } from "@/lib/workflows/types";
 import { argumentsHash, sealRequestState } from "../request-state";
@@ -48,24 +48,38 @@ export async function callModernWorkflow(wf: WorkflowDefinition, caller: CallerF
   try {
     return asV2(await runWorkflow(wf, caller, { id: call.requestId, wire: wire20260728(resume) }));
   } catch (err) {
+    if (err instanceof WireCapabilityMissingError) return missingCapability(err.ask);
     if (!(err instanceof WireSuspendedError)) throw err;
     return suspend(caller, key, wf.name, argsHash, err.ask);
   }
 }
 
+/**
+ * The workflow cannot proceed without a mode the client did not declare. Returning the input
+ * request anyway lets the SDK's own gate answer -32021 with exactly the capabilities the request
+ * lacks (HTTP 400, the request id attached); no state is issued, so nothing can resume it.
+ */
+function missingCapability(ask: SuspendedAsk): InputRequiredResult {
+  return inputRequired({ inputRequests: { [ask.needKey]: inputRequest(ask) } });
+}
+
+function inputRequest(ask: SuspendedAsk): InputRequest {
+  return ask.kind === "form"
+    ? inputRequired.elicit({ mode: "form", message: ask.params.message, requestedSchema: ask.params.requestedSchema as never })
+    : inputRequired.elicitUrl({ message: ask.params.message, url: ask.params.url });
+}
+
 async function suspend(caller: CallerFacts, key: Buffer, tool: string, argsHash: string, ask: SuspendedAsk): Promise<InputRequiredResult> {
   let expiresAt: number;
-  let request: InputRequest;
   if (ask.kind === "form") {
     // This era's form timeout: an answer must come back before the sealed state expires.
     expiresAt = Date.now() + engineConfig().formTimeoutMs;
-    request = inputRequired.elicit({ mode: "form", message: ask.params.message, requestedSchema: ask.params.requestedSchema as never });
   } else {
     // A URL ask lives as long as its connect link.
     const [record] = await caller.db.select({ expiresAt: elicitationRecords.expiresAt }).from(elicitationRecords).where(eq(elicitationRecords.id, ask.recordId)).limit(1);
     expiresAt = record?.expiresAt?.getTime() ?? Date.now();
-    request = inputRequired.elicitUrl({ message: ask.params.message, url: ask.params.url });
   }
+  const request = inputRequest(ask);
   const requestState = sealRequestState(key, { subject: caller.principal.subject, tenant: caller.principal.tenant, tool, argsHash, recordId: ask.recordId, needKey: ask.needKey, kind: ask.kind, expiresAt });
   return inputRequired({ inputRequests: { [ask.needKey]: request }, requestState });
 }
