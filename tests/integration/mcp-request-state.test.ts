@@ -7,6 +7,8 @@ import { auditLog, downstreamConnections, elicitationRecords, vaultSecrets } fro
 import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { completeCallback, continueConnect } from "@/lib/connect/flow";
 import { seedDemo } from "@/lib/demo/seed";
+import { engineConfig } from "@/lib/elicitation/config";
+import { reconcileStaleRecords, RECONCILE_GRACE_MS } from "@/lib/elicitation/reconcile";
 import { getRecord } from "@/lib/elicitation/records";
 import { startAppServer, type TestAppServer } from "../helpers/app-server";
 import { callTool, type RawAnswer } from "../helpers/mcp-modern-raw";
@@ -162,6 +164,21 @@ describe("refused states change nothing and are audited", () => {
       expectRefused(await callTool(resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: responses } }), "no_answer");
     }
     expect(await records(u.subject)).toMatchObject([{ id: recordId, state: "sent" }]);
+  });
+});
+
+describe("abandoned modern records", () => {
+  it("a first round nobody answers is closed by the reconciler after the form timeout, and its state is then refused", async () => {
+    const u = await user();
+    const { state, key, recordId } = await firstRound(u);
+    const cfg = engineConfig();
+    // Not before: inside the timeout the record is still answerable.
+    await reconcileStaleRecords(t.store.db, cfg, new Date(Date.now() + cfg.formTimeoutMs - 1000));
+    expect(await getRecord(t.store.db, recordId)).toMatchObject({ state: "sent" });
+    await reconcileStaleRecords(t.store.db, cfg, new Date(Date.now() + cfg.formTimeoutMs + RECONCILE_GRACE_MS + 1000));
+    expect(await getRecord(t.store.db, recordId)).toMatchObject({ state: "timed_out" });
+    expectRefused(await callTool(resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "replayed");
+    expect(await records(u.subject)).toHaveLength(1);
   });
 });
 
