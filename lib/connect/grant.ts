@@ -19,7 +19,8 @@ import { assertRedirectAllowed, providerInfo, RegistryError } from "./registry";
 
 export type GrantOutcome =
   | { status: "connected"; connectionId: number }
-  | { status: "pending"; recordId: string; reused: boolean }
+  /** `connectUrl`: the link, when this call did not show it (a client without URL mode). */
+  | { status: "pending"; recordId: string; reused: boolean; connectUrl?: string }
   | { status: "declined" | "cancelled" | "timed_out"; recordId: string }
   | { status: "repeat_prevented"; recordId: string; previous: "declined" | "cancelled" }
   | { status: "blocked" | "fallback" | "failed"; recordId: string; reason: string };
@@ -57,8 +58,10 @@ export async function ensureGrant(ctx: AskContext, need: SecretNeed): Promise<Gr
         // Multi-round-trip: the same link goes out again as an input request, same id.
         if (err instanceof WireSuspendedError) throw err;
       });
+      return { status: "pending", recordId: pending.id, reused: true };
     }
-    return { status: "pending", recordId: pending.id, reused: true };
+    // Not shown by this call: give the person the same link (bound to them at the connect page).
+    return { status: "pending", recordId: pending.id, reused: true, connectUrl: cfg.connectUrl(pending.id) };
   }
 
   const earlier = await recentRefusal(db, { subject: ctx.subject, tenantId: ctx.tenantId, toolName: ctx.request.toolName, cooldownMs: ctx.config.cooldownMs });

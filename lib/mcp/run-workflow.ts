@@ -11,6 +11,7 @@ import { ensureGrant } from "@/lib/connect/grant";
 import type { DeclaredModes } from "@/lib/elicitation/capabilities";
 import { engineConfig } from "@/lib/elicitation/config";
 import { askForm, type AskContext } from "@/lib/elicitation/engine";
+import { answerFromArguments } from "@/lib/elicitation/from-arguments";
 import { endsCallOnWire, type WireAdapter } from "@/lib/elicitation/wire";
 import { logger } from "@/lib/log/logger";
 import { fingerprintFor } from "@/lib/policy/fingerprint";
@@ -35,7 +36,7 @@ export interface CallerFacts {
 }
 
 /** Runs one workflow for one tools/call. Store failures become a plain "Not done" result. */
-export async function runWorkflow(wf: WorkflowDefinition, caller: CallerFacts, request: { id: string; wire: WireAdapter }): Promise<CallToolResult> {
+export async function runWorkflow(wf: WorkflowDefinition, caller: CallerFacts, request: { id: string; wire: WireAdapter; args: Record<string, unknown> }): Promise<CallToolResult> {
   try {
     return await invoke(wf, caller, request);
   } catch (err) {
@@ -49,7 +50,7 @@ export async function runWorkflow(wf: WorkflowDefinition, caller: CallerFacts, r
   }
 }
 
-async function invoke(wf: WorkflowDefinition, caller: CallerFacts, request: { id: string; wire: WireAdapter }): Promise<CallToolResult> {
+async function invoke(wf: WorkflowDefinition, caller: CallerFacts, request: { id: string; wire: WireAdapter; args: Record<string, unknown> }): Promise<CallToolResult> {
   const { db, policy, principal, client, modes } = caller;
   const clientName = client?.name ?? "unknown";
   let flow = await policy.flow(wf.name, clientName);
@@ -73,6 +74,8 @@ async function invoke(wf: WorkflowDefinition, caller: CallerFacts, request: { id
     session,
     flow,
     policy,
+    args: request.args,
+    answerFromArguments: (need, given) => answerFromArguments(ask, need, given),
     askForm: (need) => askForm(ask, need),
     ensureGrant: (need) => ensureGrant(ask, need),
   };

@@ -2,6 +2,7 @@
 // from the bearer token), never a client-supplied identity, and every workflow's questions go
 // through the elicitation engine via the 2025-11-25 wire adapter.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
 import type { Db } from "@/db/client";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { declaredModes } from "@/lib/elicitation/capabilities";
@@ -10,6 +11,7 @@ import type { PolicySource } from "@/lib/policy/policy-source";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
 import { DESCRIBE_CAPABILITIES_TOOL, describeCapabilities } from "@/lib/workflows/describe-capabilities";
+import { argumentsSchema } from "@/lib/workflows/arguments";
 import { WORKFLOWS } from "@/lib/workflows/registry";
 import { runWorkflow } from "./run-workflow";
 import { wire20251125 } from "./wire-2025-11-25";
@@ -56,11 +58,13 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
   );
 
   for (const wf of WORKFLOWS) {
-    server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema: {}, annotations: wf.annotations }, async (_args, extra) => {
+    // The form fields, all optional, as listed input (the same JSON Schema the modern era lists).
+    const inputSchema = z.fromJSONSchema(argumentsSchema(wf) as never) as z.ZodType<Record<string, unknown>>;
+    server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema, annotations: wf.annotations }, async (args, extra) => {
       const { client, modes } = facts();
       const caller = { principal: ctx.principal, db: ctx.db, policy: ctx.policy, sessionId: ctx.sessionId() ?? null, client, protocolVersion: ctx.protocolVersion(), modes, issuer, downstreamIssuer };
       const wire = wire20251125(server, { requestId: extra.requestId, signal: extra.signal, protocolVersion: caller.protocolVersion });
-      return runWorkflow(wf, caller, { id: String(extra.requestId), wire });
+      return runWorkflow(wf, caller, { id: String(extra.requestId), wire, args: args ?? {} });
     });
   }
   return server;

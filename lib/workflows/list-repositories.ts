@@ -24,7 +24,11 @@ export const listRepositories = defineWorkflow({
   async run(rt) {
     const outcome = await rt.ensureGrant(demoGitGrant);
     if (outcome.status === "pending") {
-      return textResult("Connect Demo Git in your browser using the link your client showed, then call list_repositories again. Nothing was done yet.", { outcome: "connect_pending", elicitationId: outcome.recordId, reused: outcome.reused });
+      const structured = { outcome: "connect_pending", elicitationId: outcome.recordId, reused: outcome.reused };
+      if (outcome.connectUrl) {
+        return textResult(`Open ${outcome.connectUrl} in your browser to connect Demo Git (you sign in there, not here), then call list_repositories again. Nothing was done yet.`, { ...structured, connectUrl: outcome.connectUrl });
+      }
+      return textResult("Connect Demo Git in your browser using the link your client showed, then call list_repositories again. Nothing was done yet.", structured);
     }
     if (outcome.status !== "connected") {
       const cooldownMinutes = Math.round(engineConfig().cooldownMs / 60_000);

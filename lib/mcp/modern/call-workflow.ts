@@ -16,7 +16,8 @@ import { checkResume, type ResumeRefusal } from "./resume-check";
 
 export interface ModernCall {
   requestId: string;
-  args: unknown;
+  /** Validated as a JSON object by the SDK against the tool's listed input schema. */
+  args: Record<string, unknown>;
   /** The raw requestState the client echoed, if any: attacker-controlled until checked. */
   requestState: string | undefined;
   inputResponses: Record<string, unknown> | undefined;
@@ -46,7 +47,7 @@ export async function callModernWorkflow(wf: WorkflowDefinition, caller: CallerF
     resume = checked.resume;
   }
   try {
-    return asV2(await runWorkflow(wf, caller, { id: call.requestId, wire: wire20260728(resume) }));
+    return asV2(await runWorkflow(wf, caller, { id: call.requestId, wire: wire20260728(resume), args: call.args }));
   } catch (err) {
     if (err instanceof WireCapabilityMissingError) return missingCapability(err.ask);
     if (!(err instanceof WireSuspendedError)) throw err;

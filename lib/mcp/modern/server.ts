@@ -11,6 +11,7 @@ import { oidcConfig } from "@/lib/auth/oidc-config";
 import { declaredModes } from "@/lib/elicitation/capabilities";
 import type { PolicySource } from "@/lib/policy/policy-source";
 import { DESCRIBE_CAPABILITIES_TOOL, describeCapabilities } from "@/lib/workflows/describe-capabilities";
+import { argumentsSchema } from "@/lib/workflows/arguments";
 import { WORKFLOWS } from "@/lib/workflows/registry";
 import type { CallerFacts } from "../run-workflow";
 import { SERVER_INFO } from "../server";
@@ -26,7 +27,7 @@ export interface ModernContext {
   stateKey: Buffer;
 }
 
-/** Tools take no arguments yet; any object is accepted and bound into requestState by its hash. */
+/** A tool without form fields takes no arguments; any object is accepted and bound into requestState by its hash. */
 const ANY_ARGUMENTS = fromJsonSchema<Record<string, unknown>>({ type: "object" });
 
 /** What the request's envelope says about the client (the SDK has already validated it). */
@@ -68,13 +69,15 @@ export function buildModernServer(ctx: ModernContext): McpServer {
   );
 
   for (const wf of WORKFLOWS) {
-    server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema: ANY_ARGUMENTS, annotations: wf.annotations }, async (args, rctx) => {
+    // The form fields, all optional, as listed input; the engine checks them as it checks a form.
+    const inputSchema = fromJsonSchema<Record<string, unknown>>(argumentsSchema(wf));
+    server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema, annotations: wf.annotations }, async (args, rctx) => {
       const { client, protocolVersion, modes } = envelopeFacts(rctx);
       const caller: CallerFacts = { principal: ctx.principal, db: ctx.db, policy: ctx.policy, sessionId: null, client, protocolVersion, modes, issuer, downstreamIssuer };
       const state = rctx.mcpReq.requestState<unknown>();
       return callModernWorkflow(wf, caller, ctx.stateKey, {
         requestId: String(rctx.mcpReq.id),
-        args,
+        args: args ?? {},
         requestState: typeof state === "string" ? state : undefined,
         inputResponses: rctx.mcpReq.inputResponses,
       });
