@@ -41,13 +41,19 @@ export async function runWorkflow(wf: WorkflowDefinition, caller: CallerFacts, r
     return await invoke(wf, caller, request);
   } catch (err) {
     if (endsCallOnWire(err)) throw err;
-    // A store outage is reported plainly, never as a driver message (which may quote SQL);
-    // whatever was written before it stays consistent and is reconciled (reconcile.ts).
-    const failure = storeFailureOf(err);
-    logger.error({ event: "mcp.tool_failed", tool: wf.name, store: failure ?? null, error: err instanceof Error ? err.name : "error" }, "tool call failed");
-    const text = failure ? `Not done: ${storeFailureText(failure)}. Nothing was done; retry in a moment.` : "Not done: an internal error occurred. Nothing was done.";
-    return textResult(text, { outcome: failure ? "store_unavailable" : "internal_error" }, true);
+    return failedResult(wf.name, err);
   }
+}
+
+/**
+ * A store outage is reported plainly, never as a driver message (which may quote SQL); whatever
+ * was written before it stays consistent and is reconciled (reconcile.ts).
+ */
+export function failedResult(tool: string, err: unknown): CallToolResult {
+  const failure = storeFailureOf(err);
+  logger.error({ event: "mcp.tool_failed", tool, store: failure ?? null, error: err instanceof Error ? err.name : "error" }, "tool call failed");
+  const text = failure ? `Not done: ${storeFailureText(failure)}. Nothing was done; retry in a moment.` : "Not done: an internal error occurred. Nothing was done.";
+  return textResult(text, { outcome: failure ? "store_unavailable" : "internal_error" }, true);
 }
 
 async function invoke(wf: WorkflowDefinition, caller: CallerFacts, request: { id: string; wire: WireAdapter; args: Record<string, unknown> }): Promise<CallToolResult> {

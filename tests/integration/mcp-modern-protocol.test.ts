@@ -89,6 +89,13 @@ describe("envelope and header checks", () => {
     expect(await records(u.subject)).toHaveLength(0);
   });
 
+  it("a modern POST that is not application/json is refused (415) and nothing runs", async () => {
+    const u = await user();
+    const r = await modernPost(resource, u.token, { id: 9, method: "tools/call", params: { name: "generate_report", arguments: {}, _meta: envelope() } }, { "content-type": "text/plain" });
+    expect(r.status).toBe(415);
+    expect(await records(u.subject)).toHaveLength(0);
+  });
+
   it("a modern request without a valid bearer token is refused like any other (401, challenge), nothing runs", async () => {
     const res = await fetch(resource, {
       method: "POST",

@@ -10,7 +10,7 @@ import { WireCapabilityMissingError, WireSuspendedError, type SuspendedAsk } fro
 import type { WorkflowDefinition } from "@/lib/workflows/types";
 import { textResult } from "@/lib/workflows/types";
 import { argumentsHash, sealRequestState } from "../request-state";
-import { runWorkflow, type CallerFacts } from "../run-workflow";
+import { failedResult, runWorkflow, type CallerFacts } from "../run-workflow";
 import { wire20260728 } from "../wire-2026-07-28";
 import { checkResume, type ResumeRefusal } from "./resume-check";
 
@@ -36,6 +36,15 @@ const REFUSAL_TEXT: Record<ResumeRefusal, string> = {
 };
 
 export async function callModernWorkflow(wf: WorkflowDefinition, caller: CallerFacts, key: Buffer, call: ModernCall): Promise<CallToolResult | InputRequiredResult> {
+  try {
+    return await callOnce(wf, caller, key, call);
+  } catch (err) {
+    // The state check and the suspension touch the store too: the same plain "Not done".
+    return asV2(failedResult(wf.name, err));
+  }
+}
+
+async function callOnce(wf: WorkflowDefinition, caller: CallerFacts, key: Buffer, call: ModernCall): Promise<CallToolResult | InputRequiredResult> {
   const argsHash = argumentsHash(call.args);
   let resume;
   if (call.requestState !== undefined) {
