@@ -56,10 +56,13 @@ async function firstRound(u: { subject: string; token: string }, tool = "generat
 
 const accept = (key: string, content: Record<string, unknown> = VALID) => ({ [key]: { action: "accept", content } });
 
+/** A JSON-RPC error carrying the request's id: nothing was dispatched. */
 function expectRefused(r: RawAnswer, reason: string) {
   expect(r.status).toBe(200);
-  expect(r.result).toMatchObject({ isError: true, structuredContent: { outcome: "state_refused", reason } });
-  expect(JSON.stringify(r.result)).toMatch(/Refused: the requestState .*Nothing was done/);
+  expect(r.result).toBeUndefined();
+  expect(r.id).toEqual(expect.any(Number));
+  expect(r.error).toMatchObject({ code: -32602, data: { reason } });
+  expect(r.error!.message).toMatch(/^Invalid requestState: it .*\. Nothing was done; call [a-z_]+ again without it to start over\.$/);
 }
 
 describe("the first round", () => {

@@ -1,60 +1,40 @@
-// One 2026-07-28 tools/call: check the retry's sealed state (if any), run the shared workflow
-// invocation with the multi-round-trip wire, and turn a suspended ask into an `input_required`
-// result whose requestState is sealed to this caller, tool, arguments, record and need.
+// One 2026-07-28 tools/call: run the shared workflow invocation with the multi-round-trip wire
+// (resuming at the record a verified requestState names, if the retry carried one), and turn a
+// suspended ask into an `input_required` result whose requestState is sealed to this caller,
+// tool, arguments, record and need.
 import { eq } from "drizzle-orm";
 import { inputRequired, type CallToolResult, type InputRequiredResult, type InputRequest } from "@modelcontextprotocol/server";
 import type { CallToolResult as V1CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { elicitationRecords } from "@/db/schema";
 import { engineConfig } from "@/lib/elicitation/config";
-import { WireCapabilityMissingError, WireSuspendedError, type SuspendedAsk } from "@/lib/elicitation/wire";
+import { WireCapabilityMissingError, WireSuspendedError, type ResumedAnswer, type SuspendedAsk } from "@/lib/elicitation/wire";
 import type { WorkflowDefinition } from "@/lib/workflows/types";
-import { textResult } from "@/lib/workflows/types";
 import { argumentsHash, sealRequestState } from "../request-state";
 import { failedResult, runWorkflow, type CallerFacts } from "../run-workflow";
 import { wire20260728 } from "../wire-2026-07-28";
-import { checkResume, type ResumeRefusal } from "./resume-check";
 
 export interface ModernCall {
   requestId: string;
+  tool: string;
   /** Validated as a JSON object by the SDK against the tool's listed input schema. */
   args: Record<string, unknown>;
-  /** The raw requestState the client echoed, if any: attacker-controlled until checked. */
-  requestState: string | undefined;
-  inputResponses: Record<string, unknown> | undefined;
+  /** The answer this retry carries, from state the gate verified (lib/mcp/modern/state-gate.ts). */
+  resume: ResumedAnswer | undefined;
 }
-
-const REFUSAL_TEXT: Record<ResumeRefusal, string> = {
-  malformed: "is not one this server issued",
-  altered: "was altered",
-  expired: "has expired (the time to answer ran out)",
-  other_user: "belongs to another user",
-  other_tenant: "belongs to another tenant",
-  other_tool: "was issued for another tool",
-  other_arguments: "was issued for other arguments",
-  replayed: "was already used, or its request has ended",
-  no_answer: "came back without a valid answer to its input request",
-};
 
 export async function callModernWorkflow(wf: WorkflowDefinition, caller: CallerFacts, key: Buffer, call: ModernCall): Promise<CallToolResult | InputRequiredResult> {
   try {
     return await callOnce(wf, caller, key, call);
   } catch (err) {
-    // The state check and the suspension touch the store too: the same plain "Not done".
+    // The suspension touches the store too: the same plain "Not done".
     return asV2(failedResult(wf.name, err));
   }
 }
 
 async function callOnce(wf: WorkflowDefinition, caller: CallerFacts, key: Buffer, call: ModernCall): Promise<CallToolResult | InputRequiredResult> {
   const argsHash = argumentsHash(call.args);
-  let resume;
-  if (call.requestState !== undefined) {
-    const checked = await checkResume(caller.db, key, { principal: caller.principal, tool: wf.name, argsHash, state: call.requestState, inputResponses: call.inputResponses });
-    if (!checked.ok) {
-      const text = `Refused: the requestState ${REFUSAL_TEXT[checked.reason]}. Nothing was done; call ${wf.name} again without it to start over.`;
-      return asV2(textResult(text, { outcome: "state_refused", reason: checked.reason }, true));
-    }
-    resume = checked.resume;
-  }
+  // The gate verified this request's state before dispatch; a tool never reads the raw echo.
+  const resume = call.tool === wf.name ? call.resume : undefined;
   try {
     return asV2(await runWorkflow(wf, caller, { id: call.requestId, wire: wire20260728(resume), args: call.args }));
   } catch (err) {

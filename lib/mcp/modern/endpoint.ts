@@ -3,16 +3,18 @@
 // code createMcpHandler itself routes with) decides, so the two can never disagree. Modern traffic
 // goes to a strict SDK v2 handler (`legacy: 'reject'`), which owns the revision's envelope and
 // header checks (-32020 mismatch, -32022 unsupported version, -32602 malformed envelope),
-// `server/discover`, and the answers for methods this revision removed. Everything 2025-era keeps
-// today's sessionful path untouched.
+// `server/discover`, and the answers for methods this revision removed. A retry's requestState is
+// checked first (state-gate.ts). Everything 2025-era keeps today's sessionful path untouched.
 import type http from "node:http";
 import { createMcpHandler, isLegacyRequest, type AuthInfo } from "@modelcontextprotocol/server";
 import type { Db } from "@/db/client";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
+import type { ResumedAnswer } from "@/lib/elicitation/wire";
 import { logger } from "@/lib/log/logger";
 import { directPolicy, type PolicySource } from "@/lib/policy/policy-source";
 import { requestStateKey } from "../request-state-key";
 import { buildModernServer } from "./server";
+import { requestStateGate } from "./state-gate";
 
 export interface ModernEndpointOptions {
   db: () => Promise<Db>;
@@ -33,7 +35,8 @@ export function createModernEndpoint(options: ModernEndpointOptions): ModernEndp
   const handler = createMcpHandler(
     async (rc) => {
       const db = await options.db();
-      return buildModernServer({ principal: principalOf(rc.authInfo), db, policy: options.policy ?? directPolicy(db), stateKey });
+      const resume = (rc.authInfo?.extra as { resume?: ResumedAnswer } | undefined)?.resume;
+      return buildModernServer({ principal: principalOf(rc.authInfo), db, policy: options.policy ?? directPolicy(db), stateKey, resume });
     },
     {
       legacy: "reject",
@@ -49,9 +52,16 @@ export function createModernEndpoint(options: ModernEndpointOptions): ModernEndp
       return !(await isLegacyRequest(webRequest(req, body), body, { maxRequestBodySize: options.maxBodyBytes }));
     },
     async handle(req, res, body, principal) {
+      // A retry's requestState is verified before anything is dispatched; a refusal ends here.
+      const gate = await requestStateGate(await options.db(), stateKey, principal, body);
+      if (gate.kind === "refused") {
+        res.writeHead(200, { "content-type": "application/json" });
+        return void res.end(JSON.stringify({ jsonrpc: "2.0", id: gate.id, error: { code: -32602, message: gate.message, data: { reason: gate.reason } } }));
+      }
       const abort = new AbortController();
       res.once("close", () => abort.abort());
-      const response = await handler.fetch(webRequest(req, body, abort.signal), { authInfo: authInfo(principal), parsedBody: body });
+      const auth = { ...authInfo(principal), ...(gate.kind === "resume" ? { extra: { ...authInfo(principal).extra, resume: gate.resume } } : {}) };
+      const response = await handler.fetch(webRequest(req, body, abort.signal), { authInfo: auth, parsedBody: body });
       await writeResponse(res, response);
     },
   };

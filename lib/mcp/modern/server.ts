@@ -9,6 +9,7 @@ import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { declaredModes } from "@/lib/elicitation/capabilities";
+import type { ResumedAnswer } from "@/lib/elicitation/wire";
 import type { PolicySource } from "@/lib/policy/policy-source";
 import { DESCRIBE_CAPABILITIES_TOOL, describeCapabilities } from "@/lib/workflows/describe-capabilities";
 import { argumentsSchema } from "@/lib/workflows/arguments";
@@ -25,6 +26,8 @@ export interface ModernContext {
   policy: PolicySource;
   /** Seals requestState (lib/mcp/request-state-key.ts). */
   stateKey: Buffer;
+  /** The answer this request carries, verified by the state gate before dispatch. */
+  resume?: ResumedAnswer;
 }
 
 /** A tool without form fields takes no arguments; any object is accepted and bound into requestState by its hash. */
@@ -74,13 +77,7 @@ export function buildModernServer(ctx: ModernContext): McpServer {
     server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema, annotations: wf.annotations }, async (args, rctx) => {
       const { client, protocolVersion, modes } = envelopeFacts(rctx);
       const caller: CallerFacts = { principal: ctx.principal, db: ctx.db, policy: ctx.policy, sessionId: null, client, protocolVersion, modes, issuer, downstreamIssuer };
-      const state = rctx.mcpReq.requestState<unknown>();
-      return callModernWorkflow(wf, caller, ctx.stateKey, {
-        requestId: String(rctx.mcpReq.id),
-        args: args ?? {},
-        requestState: typeof state === "string" ? state : undefined,
-        inputResponses: rctx.mcpReq.inputResponses,
-      });
+      return callModernWorkflow(wf, caller, ctx.stateKey, { requestId: String(rctx.mcpReq.id), tool: wf.name, args: args ?? {}, resume: ctx.resume });
     });
   }
   return server;
