@@ -12,7 +12,7 @@ import { oidcConfig } from "@/lib/auth/oidc-config";
 import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
 import { DESCRIBE_CAPABILITIES_TOOL, describeCapabilities } from "@/lib/workflows/describe-capabilities";
 import { argumentsSchema } from "@/lib/workflows/arguments";
-import { WORKFLOWS } from "@/lib/workflows/registry";
+import { servedWorkflows } from "@/lib/workflows/registry";
 import { runWorkflow } from "./run-workflow";
 import { wire20251125 } from "./wire-2025-11-25";
 
@@ -31,6 +31,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
   // Read once per session, not per call: both read development secrets from disk.
   const issuer = oidcConfig().issuer;
+  const workflows = servedWorkflows();
   const downstreamIssuer = downstreamUrls().issuer;
   const facts = () => {
     const caps = server.server.getClientCapabilities() as Record<string, unknown> | undefined;
@@ -51,13 +52,13 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
         protocolVersion: ctx.protocolVersion(),
         declared: caps?.elicitation,
         modes,
-        workflows: WORKFLOWS,
+        workflows,
       });
       return { content: [{ type: "text", text: JSON.stringify(report, null, 2) }], structuredContent: report };
     },
   );
 
-  for (const wf of WORKFLOWS) {
+  for (const wf of workflows) {
     // The form fields, all optional, as listed input (the same JSON Schema the modern era lists).
     const inputSchema = z.fromJSONSchema(argumentsSchema(wf) as never) as z.ZodType<Record<string, unknown>>;
     server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema, annotations: wf.annotations }, async (args, extra) => {

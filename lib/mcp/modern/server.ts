@@ -13,7 +13,7 @@ import type { ResumedAnswer } from "@/lib/elicitation/wire";
 import type { PolicySource } from "@/lib/policy/policy-source";
 import { DESCRIBE_CAPABILITIES_TOOL, describeCapabilities } from "@/lib/workflows/describe-capabilities";
 import { argumentsSchema } from "@/lib/workflows/arguments";
-import { WORKFLOWS } from "@/lib/workflows/registry";
+import { servedWorkflows } from "@/lib/workflows/registry";
 import type { CallerFacts } from "../run-workflow";
 import { SERVER_INFO } from "../server";
 import { callModernWorkflow } from "./call-workflow";
@@ -50,6 +50,7 @@ export function envelopeFacts(rctx: ServerContext) {
 export function buildModernServer(ctx: ModernContext): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
   const issuer = oidcConfig().issuer;
+  const workflows = servedWorkflows();
   const downstreamIssuer = downstreamUrls().issuer;
 
   server.registerTool(
@@ -65,13 +66,13 @@ export function buildModernServer(ctx: ModernContext): McpServer {
         protocolVersion,
         declared: caps?.elicitation,
         modes,
-        workflows: WORKFLOWS,
+        workflows,
       });
       return { content: [{ type: "text", text: JSON.stringify(report, null, 2) }], structuredContent: report };
     },
   );
 
-  for (const wf of WORKFLOWS) {
+  for (const wf of workflows) {
     // The form fields, all optional, as listed input; the engine checks them as it checks a form.
     const inputSchema = fromJsonSchema<Record<string, unknown>>(argumentsSchema(wf));
     server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema, annotations: wf.annotations }, async (args, rctx) => {
