@@ -10,6 +10,7 @@ import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provid
 import { completeCallback, continueConnect } from "@/lib/connect/flow";
 import { seedDemo } from "@/lib/demo/seed";
 import { getRecord } from "@/lib/elicitation/records";
+import { clientCompatibility } from "@/lib/metrics/clients";
 import { startAppServer, type TestAppServer } from "../helpers/app-server";
 import { connectClient } from "../helpers/mcp-client";
 import { connectV2Client } from "../helpers/mcp-client-v2";
@@ -205,5 +206,21 @@ describe.each(KINDS)("URL mode, %s client", (kind, protocolVersion) => {
     const live = await t.store.db.select().from(elicitationRecords).where(and(eq(elicitationRecords.subject, ALICE.subject), eq(elicitationRecords.state, "accepted")));
     expect(live).toHaveLength(1);
     await c.close();
+  });
+});
+
+describe("the console's clients view knows both eras", () => {
+  it("lists a 2026-07-28-only client (no session) and a 2025-11-25 client, each with the revision it spoke", async () => {
+    const u = await freshUser();
+    const answer = () => ({ action: "accept" as const, content: VALID });
+    const modern = await connectV2Client(resource, u.token, { mode: "pin", name: "era-view-modern", capabilities: { elicitation: { form: {} } }, answer });
+    const legacy = await connectClient(resource, u.token, { name: "era-view-legacy", capabilities: { elicitation: { form: {} } }, answer });
+    await modern.call("generate_report");
+    await legacy.call("generate_report");
+    const rows = await clientCompatibility(t.store.db);
+    expect(rows.find((r) => r.name === "era-view-modern")).toMatchObject({ sessions: 0, records: 1, completed: 1, revisions: ["2026-07-28"] });
+    expect(rows.find((r) => r.name === "era-view-legacy")).toMatchObject({ sessions: 1, records: 1, completed: 1, revisions: ["2025-11-25"] });
+    await modern.close();
+    await legacy.close();
   });
 });
