@@ -8,7 +8,9 @@
 import type http from "node:http";
 import { createMcpHandler, isLegacyRequest, type AuthInfo } from "@modelcontextprotocol/server";
 import type { Db } from "@/db/client";
+import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
+import { oidcConfig } from "@/lib/auth/oidc-config";
 import type { ResumedAnswer } from "@/lib/elicitation/wire";
 import { logger } from "@/lib/log/logger";
 import { directPolicy, type PolicySource } from "@/lib/policy/policy-source";
@@ -32,11 +34,12 @@ export interface ModernEndpoint {
 export function createModernEndpoint(options: ModernEndpointOptions): ModernEndpoint {
   // Read at start-up: production refuses to start without MCP_REQUEST_STATE_KEY.
   const stateKey = requestStateKey();
+  const issuers = { issuer: oidcConfig().issuer, downstreamIssuer: downstreamUrls().issuer };
   const handler = createMcpHandler(
     async (rc) => {
       const db = await options.db();
       const resume = (rc.authInfo?.extra as { resume?: ResumedAnswer } | undefined)?.resume;
-      return buildModernServer({ principal: principalOf(rc.authInfo), db, policy: options.policy ?? directPolicy(db), stateKey, resume });
+      return buildModernServer({ principal: principalOf(rc.authInfo), db, policy: options.policy ?? directPolicy(db), stateKey, resume, ...issuers });
     },
     {
       legacy: "reject",

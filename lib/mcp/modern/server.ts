@@ -5,15 +5,14 @@
 // same annotations and the same shared workflow invocation as the 2025-11-25 server.
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, fromJsonSchema, McpServer, PROTOCOL_VERSION_META_KEY, type ServerContext } from "@modelcontextprotocol/server";
 import type { Db } from "@/db/client";
-import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
-import { oidcConfig } from "@/lib/auth/oidc-config";
 import { declaredModes } from "@/lib/elicitation/capabilities";
 import type { ResumedAnswer } from "@/lib/elicitation/wire";
 import type { PolicySource } from "@/lib/policy/policy-source";
 import { DESCRIBE_CAPABILITIES_TOOL, describeCapabilities } from "@/lib/workflows/describe-capabilities";
 import { argumentsSchema } from "@/lib/workflows/arguments";
 import { servedWorkflows } from "@/lib/workflows/registry";
+import type { WorkflowDefinition } from "@/lib/workflows/types";
 import type { CallerFacts } from "../run-workflow";
 import { SERVER_INFO } from "../server";
 import { callModernWorkflow } from "./call-workflow";
@@ -28,6 +27,18 @@ export interface ModernContext {
   stateKey: Buffer;
   /** The answer this request carries, verified by the state gate before dispatch. */
   resume?: ResumedAnswer;
+  /** Read once per endpoint, not per request: both read development secrets from disk. */
+  issuer: string;
+  downstreamIssuer: string;
+}
+
+// One compiled input schema per workflow for the life of the process: a server is built per
+// request in this era, and compiling the schemas each time would dominate its cost.
+const inputSchemas = new Map<string, ReturnType<typeof fromJsonSchema<Record<string, unknown>>>>();
+function inputSchemaFor(wf: WorkflowDefinition) {
+  let schema = inputSchemas.get(wf.name);
+  if (!schema) inputSchemas.set(wf.name, (schema = fromJsonSchema<Record<string, unknown>>(argumentsSchema(wf))));
+  return schema;
 }
 
 /** A tool without form fields takes no arguments; any object is accepted and bound into requestState by its hash. */
@@ -49,9 +60,8 @@ export function envelopeFacts(rctx: ServerContext) {
 
 export function buildModernServer(ctx: ModernContext): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
-  const issuer = oidcConfig().issuer;
+  const { issuer, downstreamIssuer } = ctx;
   const workflows = servedWorkflows();
-  const downstreamIssuer = downstreamUrls().issuer;
 
   server.registerTool(
     DESCRIBE_CAPABILITIES_TOOL.name,
@@ -74,8 +84,7 @@ export function buildModernServer(ctx: ModernContext): McpServer {
 
   for (const wf of workflows) {
     // The form fields, all optional, as listed input; the engine checks them as it checks a form.
-    const inputSchema = fromJsonSchema<Record<string, unknown>>(argumentsSchema(wf));
-    server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema, annotations: wf.annotations }, async (args, rctx) => {
+    server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema: inputSchemaFor(wf), annotations: wf.annotations }, async (args, rctx) => {
       const { client, protocolVersion, modes } = envelopeFacts(rctx);
       const caller: CallerFacts = { principal: ctx.principal, db: ctx.db, policy: ctx.policy, sessionId: null, client, protocolVersion, modes, issuer, downstreamIssuer };
       return callModernWorkflow(wf, caller, ctx.stateKey, { requestId: String(rctx.mcpReq.id), tool: wf.name, args: args ?? {}, resume: ctx.resume });
