@@ -13,6 +13,7 @@ import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
 import { DESCRIBE_CAPABILITIES_TOOL, describeCapabilities } from "@/lib/workflows/describe-capabilities";
 import { argumentsSchema } from "@/lib/workflows/arguments";
 import { servedWorkflows } from "@/lib/workflows/registry";
+import type { WorkflowDefinition } from "@/lib/workflows/types";
 import { runWorkflow } from "./run-workflow";
 import { wire20251125 } from "./wire-2025-11-25";
 
@@ -25,6 +26,14 @@ export interface SessionContext {
   sessionId: () => string | undefined;
   /** The protocol version negotiated at initialize. */
   protocolVersion: () => string;
+}
+
+// One converted input schema per workflow for the life of the process, not one per session.
+const inputSchemas = new Map<string, z.ZodType<Record<string, unknown>>>();
+function inputSchemaFor(wf: WorkflowDefinition): z.ZodType<Record<string, unknown>> {
+  let schema = inputSchemas.get(wf.name);
+  if (!schema) inputSchemas.set(wf.name, (schema = z.fromJSONSchema(argumentsSchema(wf) as never) as z.ZodType<Record<string, unknown>>));
+  return schema;
 }
 
 export function buildMcpServer(ctx: SessionContext): McpServer {
@@ -60,8 +69,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
 
   for (const wf of workflows) {
     // The form fields, all optional, as listed input (the same JSON Schema the modern era lists).
-    const inputSchema = z.fromJSONSchema(argumentsSchema(wf) as never) as z.ZodType<Record<string, unknown>>;
-    server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema, annotations: wf.annotations }, async (args, extra) => {
+    server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema: inputSchemaFor(wf), annotations: wf.annotations }, async (args, extra) => {
       const { client, modes } = facts();
       const caller = { principal: ctx.principal, db: ctx.db, policy: ctx.policy, sessionId: ctx.sessionId() ?? null, client, protocolVersion: ctx.protocolVersion(), modes, issuer, downstreamIssuer };
       const wire = wire20251125(server, { requestId: extra.requestId, signal: extra.signal, protocolVersion: caller.protocolVersion });
