@@ -36,9 +36,15 @@ export interface McpEndpointOptions {
   instanceId: string;
 }
 
-function jsonRpcError(res: http.ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function jsonRpcError(res: http.ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, id: string | number | null = null): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }));
+}
+
+/** The id of the request a refused body carried, so the error answers it (null when there is none). */
+function requestIdOf(body: unknown): string | number | null {
+  const id = body && typeof body === "object" && !Array.isArray(body) ? (body as { id?: unknown }).id : undefined;
+  return typeof id === "string" || typeof id === "number" ? id : null;
 }
 
 async function readJson(req: http.IncomingMessage): Promise<unknown> {
@@ -99,14 +105,14 @@ function endpointHandler(options: McpEndpointOptions, modern: ModernEndpoint) {
       const live = sessions.get(sid);
       // Unknown, or someone else's: the same answer, so session ids cannot be probed.
       if (!live || live.principal.subject !== principal.subject || live.principal.tenant !== principal.tenant) {
-        return jsonRpcError(res, 404, -32001, "session not found");
+        return jsonRpcError(res, 404, -32001, "session not found", {}, requestIdOf(body));
       }
       live.principal = principal;
       return live.transport.handleRequest(Object.assign(req, { auth: authInfo(principal) }), res, body);
     }
 
     if (req.method !== "POST" || !isInitializeRequest(body)) {
-      return jsonRpcError(res, 400, -32600, "no session: send initialize first");
+      return jsonRpcError(res, 400, -32600, "no session: send initialize first", {}, requestIdOf(body));
     }
     const init = body;
     const db = await options.db();

@@ -46,9 +46,17 @@ describe("lifecycle", () => {
 
   it("a 2025-era request without a session is still told to initialize (the legacy path is unchanged)", async () => {
     const u = await user();
-    const res = await fetch(resource, { method: "POST", headers: { authorization: `Bearer ${u.token}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }) });
+    const res = await fetch(resource, { method: "POST", headers: { authorization: `Bearer ${u.token}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: "legacy-1", method: "tools/list", params: {} }) });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: { code: -32600, message: "no session: send initialize first" } });
+    // The error answers the request it refuses: its id, not null.
+    expect(await res.json()).toMatchObject({ id: "legacy-1", error: { code: -32600, message: "no session: send initialize first" } });
+  });
+
+  it("an unknown (or someone else's) session is refused with the request's id", async () => {
+    const u = await user();
+    const res = await fetch(resource, { method: "POST", headers: { authorization: `Bearer ${u.token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": "no-such-session" }, body: JSON.stringify({ jsonrpc: "2.0", id: 42, method: "tools/list", params: {} }) });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ id: 42, error: { code: -32001, message: "session not found" } });
   });
 
   it.each(["initialize", "ping", "elicitation/create", "notifications/elicitation/complete", "tasks/get", "no/such/method"])("%s is not a method of this revision: -32601 with the request id", async (method) => {
