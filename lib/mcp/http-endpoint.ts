@@ -21,7 +21,8 @@ import { clientPresence, requestIdsOf, type ClientPresence } from "./client-pres
 import { startIdleSweeper, sweepIdleSessions, type SweptSession } from "./idle-sweeper";
 import { writeJsonRpcError } from "./jsonrpc-error";
 import { liveSessions } from "./live-sessions";
-import { guardMcpRequest, type RequestGuardOptions } from "./request-guard";
+import { guardMcpRequest, MAX_BODY, type RequestGuardOptions } from "./request-guard";
+import { createModernEndpoint, type ModernEndpoint } from "./modern/endpoint";
 import { buildMcpServer } from "./server";
 import { admitSession, closeSession, forgetSession, type SessionCap } from "./session-records";
 
@@ -58,7 +59,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   };
   const sweeperOptions = { db: options.db, idleMs: options.sessionCap.idleMs, sessions, evict };
   const stopSweeper = startIdleSweeper(sweeperOptions);
-  const handle = endpointHandler(options);
+  // Both protocol eras on one path: 2026-07-28 requests go to the modern leg (lib/mcp/modern/),
+  // after the same front checks (body cap, Origin, rate limits, bearer) as 2025-era ones.
+  const modern = createModernEndpoint({ db: options.db, policy: options.policy, maxBodyBytes: MAX_BODY });
+  const handle = endpointHandler(options, modern);
   const endpoint = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     try {
       await handle(req, res);
@@ -90,11 +94,14 @@ function track(live: LiveSession, req: http.IncomingMessage, res: http.ServerRes
   });
 }
 
-function endpointHandler(options: McpEndpointOptions) {
+function endpointHandler(options: McpEndpointOptions, modern: ModernEndpoint) {
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const guarded = await guardMcpRequest(req, res, options);
     if (!guarded.ok) return;
     const { principal, body, fail } = guarded;
+
+    // 2026-07-28 (stateless, per-request envelope): same bearer check above, its own leg here.
+    if (await modern.isModern(req, body)) return modern.handle(req, res, body, principal);
 
     const sid = req.headers["mcp-session-id"];
     if (typeof sid === "string") {
