@@ -54,7 +54,7 @@ describe.each(["v1", "v2-pinned"] as const)("form fields as arguments, %s client
 
   it.each([
     ["a domain rule (to before from)", { environment: "staging", format: "pdf", from: "2026-10-31", to: "2026-10-01" }, { field: "to", keyword: "order" }],
-    ["a credential shape in the title", { environment: "staging", format: "pdf", title: "ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" }, { field: "title" }],
+    ["a credential shape in the title", { environment: "staging", format: "pdf", title: "ghp_8fK2mQ9xL4vR7tZ1wN6pB3sD5hJ0yC2eA9uX" }, { field: "title" }],
     ["a required field missing", { environment: "staging" }, { field: "format", keyword: "required" }],
     ["an unknown argument", { environment: "staging", format: "pdf", password: "hunter2" }, { field: "(unexpected)", keyword: "additionalProperties" }],
   ])("refuses %s exactly as a form answer would be refused, and generates nothing", async (_name, args, issue) => {

@@ -190,7 +190,7 @@ describe("answers in inputResponses are validated exactly as today", () => {
     for (const [content, field] of [
       // An unexpected property is recorded without its name: the name is the client's choice.
       [{ ...VALID, extra: "x" }, "(unexpected)"],
-      [{ ...VALID, title: "ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" }, "title"],
+      [{ ...VALID, title: "ghp_8fK2mQ9xL4vR7tZ1wN6pB3sD5hJ0yC2eA9uX" }, "title"],
       [{ environment: "moon", format: "csv" }, "environment"],
     ] as const) {
       const u = await user();
