@@ -17,7 +17,7 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
   const cfg = oidcConfig();
   const devIdp = cfg.devProvider ? createDevIdpHandler(createDevProvider()) : undefined;
   // The demo downstream provider ("Demo Git") runs wherever the development issuer does.
-  const downstream = cfg.devProvider ? createDevIdpHandler(createDownstreamProvider(), DOWNSTREAM_PREFIX, "Demo Git") : undefined;
+  const downstream = cfg.devProvider ? createDevIdpHandler(createDownstreamProvider(), { prefix: DOWNSTREAM_PREFIX, title: "Demo Git" }) : undefined;
   const downstreamApi = cfg.devProvider ? createDownstreamApi() : undefined;
   const mcpPath = new URL(cfg.mcpResource).pathname;
   const metadata = JSON.stringify(protectedResourceMetadata(cfg.mcpResource, cfg.issuer));
