@@ -5,7 +5,7 @@
 // Served at APP_URL/oidc by the app server.
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import type { Env } from "@/db/config";
-import { DEV_CONSOLE_CLIENT_ID, oidcConfig } from "@/lib/auth/oidc-config";
+import { DEV_CLI_CLIENT_ID, DEV_CONSOLE_CLIENT_ID, oidcConfig } from "@/lib/auth/oidc-config";
 import { accountBySubject } from "./accounts";
 import { escapeHtml } from "./escape-html";
 import { devCookieKeys, devJwks } from "./keys";
@@ -13,7 +13,7 @@ import { deviceSuccessSource, logoutSource, postLogoutSuccessSource, userCodeCon
 import { createMemoryRecordStore, createStateAdapter, type IdpRecordStore } from "./state-adapter";
 
 
-export const CTL_CLIENT_ID = "ctl";
+export const CTL_CLIENT_ID = DEV_CLI_CLIENT_ID;
 export const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 export const MCP_SCOPE = "mcp";
 const ACCESS_TOKEN_TTL = 3600;
@@ -137,7 +137,7 @@ export function createProviderFor(spec: ProviderSpec): Provider {
     },
     interactions: { url: (_ctx, interaction) => `${spec.prefix}/interaction/${interaction.uid}` },
     pkce: { required: () => true },
-    ttl: { AccessToken: ACCESS_TOKEN_TTL, AuthorizationCode: 60, IdToken: 3600, Interaction: 600, Session: 8 * 3600, Grant: 8 * 3600 },
+    ttl: { AccessToken: ACCESS_TOKEN_TTL, AuthorizationCode: 60, DeviceCode: 600, IdToken: 3600, Interaction: 600, Session: 8 * 3600, Grant: 8 * 3600 },
     renderError: async (ctx, out) => {
       ctx.type = "html";
       ctx.body = `<!doctype html><html lang="en"><head><title>Sign-in error</title></head><body><main><h1>Sign-in error</h1><p>${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ""))}</p></main></body></html>`;
