@@ -17,6 +17,8 @@ export interface TestAppServer {
 export interface AppServerOptions {
   /** Use this data directory (e.g. one holding the embedded store) instead of a new one. */
   dataDir?: string;
+  /** Listen on this port (e.g. the port of a server that was just closed: a restart). */
+  port?: number;
   /** Routes answered before the app's own, given the server's base URL (e.g. the control channel). */
   before?: (baseUrl: string) => RouteHandler;
 }
@@ -24,7 +26,7 @@ export interface AppServerOptions {
 /** Sets APP_URL/DATA_DIR for this process: call once per test file (vitest isolates files). */
 export async function startAppServer(db: Db, options: AppServerOptions = {}): Promise<TestAppServer> {
   const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const port = (server.address() as net.AddressInfo).port;
   const baseUrl = `http://localhost:${port}`;
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "eg-app-"));
@@ -48,7 +50,8 @@ export async function startAppServer(db: Db, options: AppServerOptions = {}): Pr
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      // A directory the caller gave is the caller's to remove (it may outlive this server).
+      if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Env } from "@/db/config";
 import { appUrl, devSecret } from "@/lib/auth/oidc-config";
 import { devJwks } from "./keys";
 import { createProviderFor } from "./provider";
+import type { IdpRecordStore } from "./state-adapter";
 
 export const DOWNSTREAM_PREFIX = "/dev/downstream";
 export const DOWNSTREAM_CLIENT_ID = "elicitation-gateway";
@@ -23,9 +24,10 @@ export function downstreamUrls(env: Env = process.env) {
   };
 }
 
-export function createDownstreamProvider(env: Env = process.env): Provider {
+export function createDownstreamProvider(env: Env = process.env, records?: IdpRecordStore): Provider {
   const u = downstreamUrls(env);
   return createProviderFor({
+    records,
     issuer: u.issuer,
     prefix: DOWNSTREAM_PREFIX,
     keyName: "dev-downstream",
