@@ -149,6 +149,24 @@ describe("dynamically registered clients need the user's consent", () => {
     consentForm(third);
   });
 
+  it("a registered client using the device flow under the CLI's name: marked unverified, and no token without consent", async () => {
+    const lookalike = await register({ client_name: "ctl, the operator command line", redirect_uris: [], grant_types: ["urn:ietf:params:oauth:grant-type:device_code"], response_types: [], token_endpoint_auth_method: "none" });
+    const started = await fetch(`${issuer}/device/auth`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ client_id: lookalike, scope: "openid" }).toString() });
+    const device = (await started.json()) as { verification_uri_complete: string; device_code: string };
+    const { browser } = await signedInBrowser("alice");
+    const posting = await browser.go(device.verification_uri_complete);
+    const confirmPage = await browser.submit(formsOf(posting.html, posting.url)[0]!);
+    expect(confirmPage.html).toContain("not verified");
+    const consent = await browser.submit(formsOf(confirmPage.html, confirmPage.url).find((f) => f.fields.confirm === "yes")!);
+    expect(consent.html).toContain("device sign-in: no redirect");
+    const poll = () => fetch(`${issuer}/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: device.device_code, client_id: lookalike }).toString() }).then((r) => r.json() as Promise<{ error?: string; id_token?: string }>);
+    expect((await poll()).error).toBe("authorization_pending");
+    await browser.submit(consentForm(consent), { decision: "deny" });
+    const after = await poll();
+    expect(after.id_token).toBeUndefined();
+    expect(after.error).toBe("access_denied");
+  });
+
   it("the consents page needs a signed-in user", async () => {
     const res = await fetch(`${issuer}/consents`);
     expect(res.status).toBe(401);

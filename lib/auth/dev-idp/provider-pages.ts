@@ -5,6 +5,7 @@
 import type { KoaContextWithOIDC } from "oidc-provider";
 import { escapeHtml } from "./escape-html";
 import { pageShell } from "./page-shell";
+import { providerInfo } from "./provider";
 
 function send(ctx: KoaContextWithOIDC, title: string, body: string): void {
   ctx.type = "html";
@@ -44,12 +45,15 @@ export async function userCodeInputSource(ctx: KoaContextWithOIDC, form: string,
 }
 
 export async function userCodeConfirmSource(ctx: KoaContextWithOIDC, form: string, client: { clientId: string; clientName?: string }, deviceInfo: Record<string, unknown> | undefined, userCode: string): Promise<void> {
+  // A client registered through /reg named itself: say so, as the consent screen does.
+  const declared = providerInfo(ctx.oidc.provider).firstParty.has(client.clientId) ? "" : "<p><small>The name was declared by the client itself and is not verified.</small></p>";
   const ip = typeof deviceInfo?.ip === "string" ? deviceInfo.ip : "unknown";
   const ua = typeof deviceInfo?.ua === "string" ? deviceInfo.ua : "unknown";
   send(
     ctx,
     "Confirm device sign-in",
     `<h1>Sign in ${clientLabel(client)}?</h1>
+${declared}
 <p>Your command line must show this code:</p>
 <p class="code"><code>${escapeHtml(userCode)}</code></p>
 <p>The request came from address <code>${escapeHtml(ip)}</code>, program <code>${escapeHtml(ua)}</code>.</p>
