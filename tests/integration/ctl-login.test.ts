@@ -152,6 +152,18 @@ describe("ctl login and operator proof", () => {
     expect(await globalSwitch()).toMatchObject({ active: false, changedBy: "op-admin-0001" });
   }, 240_000);
 
+  it("with an external issuer (OIDC_ISSUER) ctl login uses OIDC_CLI_CLIENT_ID and the issuer's published keys", async () => {
+    // The bundled provider stands in for an external issuer here: the CLI knows it only by URL.
+    const external = { OIDC_ISSUER: `${app.baseUrl}/oidc`, OIDC_CLIENT_ID: "console", OIDC_CLIENT_SECRET: "unused-by-ctl", OIDC_CLI_CLIENT_ID: "ctl", DATA_DIR: path.join(tmp, "elsewhere") };
+    const missing = await runCli(["login"], { ...env("external"), ...external, OIDC_CLI_CLIENT_ID: "" });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/OIDC_CLI_CLIENT_ID/);
+    const r = await ctlLogin("operator", { ...env("external"), ...external });
+    expect(r.code).toBe(0);
+    const who = await runCli(["whoami", "--json"], { ...env("external"), ...external });
+    expect(JSON.parse(who.stdout)).toMatchObject({ subject: "op-operator-0002", issuer: `${app.baseUrl}/oidc` });
+  }, 240_000);
+
   it("a signed-in operator without the permission is refused by authorize()", async () => {
     await runCli(["kill-switch", "on", "--reason", "incident drill"], env());
     expect((await ctlLogin("viewer", env("viewer"))).code).toBe(0);
