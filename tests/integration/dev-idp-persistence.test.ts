@@ -68,4 +68,19 @@ describe("provider state in the store", () => {
       expect(dump, secret).not.toContain(secret);
     }
   });
+
+  it("a tampered record (or one sealed with a retired key) is treated as absent: sign in again, never an error page", async () => {
+    const issuer = `${app.baseUrl}/oidc`;
+    const browser = new ProviderBrowser();
+    const consoleCallback = `${app.baseUrl}/api/auth/callback/oidc`;
+    const start = await browser.go(authorizationUrl(issuer, { client_id: "console", redirect_uri: consoleCallback }));
+    await signIn(browser, start, "bob", consoleCallback);
+    expect((await browser.go(`${issuer}/consents`)).status).toBe(200);
+    // Flip the last byte of every session record (the GCM tag no longer matches).
+    await t.store.db.execute(sql`update idp_records set sealed = overlay(sealed placing decode(lpad(to_hex(get_byte(sealed, length(sealed) - 1) # 1), 2, '0'), 'hex') from length(sealed)) where model = 'Session'`);
+    expect((await browser.go(`${issuer}/consents`)).status).toBe(401);
+    const again = await browser.go(authorizationUrl(issuer, { client_id: "console", redirect_uri: consoleCallback }), {}, consoleCallback);
+    expect(again.status).toBe(200);
+    expect(again.html).toContain("Sign in to");
+  });
 });

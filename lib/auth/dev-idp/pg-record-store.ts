@@ -9,7 +9,7 @@ import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import type { AdapterPayload } from "oidc-provider";
 import type { Db } from "@/db/client";
 import { idpRecords } from "@/db/schema";
-import { openBlob, sealBlob, type VaultKey } from "@/lib/vault/vault";
+import { openBlob, sealBlob, VaultError, type VaultKey } from "@/lib/vault/vault";
 import type { IdpRecord, IdpRecordStore } from "./state-adapter";
 
 const hash = (value: string) => createHash("sha256").update(value).digest("hex");
@@ -18,9 +18,16 @@ const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
 export function createPgRecordStore(db: () => Promise<Db>, namespace: string, key: VaultKey): IdpRecordStore {
   const context = (model: string, idHash: string) => `idp-record|${namespace}|${model}|${idHash}`;
   const live = () => or(isNull(idpRecords.expiresAt), gt(idpRecords.expiresAt, new Date()));
-  const decode = (row: typeof idpRecords.$inferSelect): IdpRecord => {
-    const { id, payload } = JSON.parse(openBlob(key, context(row.model, row.idHash), row.sealed)) as { id: string; payload: AdapterPayload };
-    return { model: row.model, id, payload, expiresAt: row.expiresAt ? row.expiresAt.getTime() : null };
+  // A record that no longer opens (the vault key was rotated, or the row was tampered with) is
+  // treated as absent: the user signs in again rather than meeting an error page.
+  const decode = (row: typeof idpRecords.$inferSelect): IdpRecord | undefined => {
+    try {
+      const { id, payload } = JSON.parse(openBlob(key, context(row.model, row.idHash), row.sealed)) as { id: string; payload: AdapterPayload };
+      return { model: row.model, id, payload, expiresAt: row.expiresAt ? row.expiresAt.getTime() : null };
+    } catch (err) {
+      if (err instanceof VaultError) return undefined;
+      throw err;
+    }
   };
   const first = async (where: ReturnType<typeof and>) => {
     const [row] = await (await db()).select().from(idpRecords).where(and(where, live())).limit(1);
@@ -66,7 +73,7 @@ export function createPgRecordStore(db: () => Promise<Db>, namespace: string, ke
         .select()
         .from(idpRecords)
         .where(and(eq(idpRecords.namespace, namespace), eq(idpRecords.model, model), eq(idpRecords.accountHash, hash(accountId)), live()));
-      return rows.map(decode);
+      return rows.map(decode).filter((r): r is IdpRecord => r !== undefined);
     },
   };
 }
