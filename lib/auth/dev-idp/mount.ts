@@ -10,7 +10,7 @@ import { csrfFor, csrfMatches, isSameOriginForm } from "./form-guard";
 import { loginPage, throttledPage } from "./login-page";
 import { pageShell } from "./page-shell";
 import { providerInfo, rememberedGrantId } from "./provider";
-import { createSignInThrottle, signInThrottleSettings, type SignInThrottle } from "./sign-in-throttle";
+import { clientAddress, createSignInThrottle, signInThrottleSettings, type SignInThrottle } from "./sign-in-throttle";
 
 const MAX_BODY = 8 * 1024;
 // Models whose records hang off a grant: withdrawing consent removes them with it.
@@ -157,7 +157,7 @@ async function handleLogin(h: HandlerContext, req: http.IncomingMessage, res: ht
     return;
   }
   const login = form.get("login") ?? "";
-  const address = clientAddress(req, providerInfo(provider).env.TRUST_PROXY === "true");
+  const address = clientAddress(req.headers["x-forwarded-for"], req.socket.remoteAddress, providerInfo(provider).env.TRUST_PROXY === "true");
   const wait = await throttle.retryAfter(login, address);
   if (wait !== undefined) {
     // Not logged: a blocked attacker's every request would otherwise become a log line.
@@ -173,13 +173,6 @@ async function handleLogin(h: HandlerContext, req: http.IncomingMessage, res: ht
   }
   await throttle.succeeded(login);
   await provider.interactionFinished(req, res, { login: { accountId: account.subject } }, { mergeWithLastSubmission: false });
-}
-
-// Behind a trusted proxy every request comes from the proxy: count the address it appended (the
-// last X-Forwarded-For entry; earlier ones are whatever the client claimed).
-function clientAddress(req: http.IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? String(req.headers["x-forwarded-for"] ?? "").split(",").pop()?.trim() : undefined;
-  return (forwarded || req.socket.remoteAddress || "unknown").slice(0, 64);
 }
 
 async function handleConsents(h: HandlerContext, req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {

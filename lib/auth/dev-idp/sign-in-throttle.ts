@@ -50,17 +50,32 @@ function loginKey(login: string): string {
   return `login:${login.trim().toLowerCase().slice(0, 200)}`;
 }
 
+/**
+ * The address to count. Behind a trusted proxy every request comes from the proxy: count the
+ * address it appended (the last X-Forwarded-For entry; earlier ones are whatever the client said).
+ */
+export function clientAddress(forwardedFor: string | string[] | undefined, socketAddress: string | undefined, trustProxy: boolean): string {
+  const header = Array.isArray(forwardedFor) ? forwardedFor.join(",") : (forwardedFor ?? "");
+  const forwarded = trustProxy ? header.split(",").pop()?.trim() : undefined;
+  return (forwarded || socketAddress || "unknown").slice(0, 64);
+}
+
 export function createSignInThrottle(settings: SignInThrottleSettings): SignInThrottle {
   const perLogin = new RateLimiterMemory({ points: settings.maxFailuresPerLogin, duration: settings.windowSeconds, blockDuration: settings.blockSeconds });
   const perAddress = new RateLimiterMemory({ points: settings.maxFailuresPerAddress, duration: settings.windowSeconds, blockDuration: settings.blockSeconds });
   const over = (res: RateLimiterRes | null, points: number) => (res && res.consumedPoints >= points ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : undefined);
-  const consume = async (limiter: RateLimiterMemory, key: string): Promise<number> => {
+  // Reaching the threshold starts the block at once: later attempts are refused before they are
+  // counted, so the limiter's own "block on the next consume" would never fire.
+  const consume = async (limiter: RateLimiterMemory, points: number, key: string): Promise<number> => {
+    let consumed: number;
     try {
-      return (await limiter.consume(key)).consumedPoints;
+      consumed = (await limiter.consume(key)).consumedPoints;
     } catch (res) {
-      if (res instanceof RateLimiterRes) return res.consumedPoints;
-      throw res;
+      if (!(res instanceof RateLimiterRes)) throw res;
+      consumed = res.consumedPoints;
     }
+    if (consumed >= points) await limiter.block(key, settings.blockSeconds);
+    return consumed;
   };
   return {
     async retryAfter(login, address) {
@@ -69,7 +84,7 @@ export function createSignInThrottle(settings: SignInThrottleSettings): SignInTh
       return waits.length ? Math.max(...waits) : undefined;
     },
     async failed(login, address) {
-      const counts = await Promise.all([consume(perLogin, loginKey(login)), consume(perAddress, `addr:${address}`)]);
+      const counts = await Promise.all([consume(perLogin, settings.maxFailuresPerLogin, loginKey(login)), consume(perAddress, settings.maxFailuresPerAddress, `addr:${address}`)]);
       const delay = Math.min(MAX_DELAY_MS, settings.delayStepMs * Math.max(...counts));
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     },
