@@ -374,6 +374,36 @@ export const vaultSecrets = pgTable("vault_secrets", {
 });
 
 // ---------------------------------------------------------------------------------------------
+// The bundled identity provider's own state (oidc-provider adapter, lib/auth/dev-idp/): sessions,
+// grants (consents), interactions, registered clients, codes and device codes, so a restart or a
+// second instance keeps users signed in. Value-free: many of oidc-provider's ids are the bearer
+// values themselves (codes, opaque tokens), so every id and lookup key is stored only as a SHA-256
+// hash, and the record (id and payload) is sealed with the vault key, bound to its row.
+// ---------------------------------------------------------------------------------------------
+export const idpRecords = pgTable(
+  "idp_records",
+  {
+    namespace: text("namespace").notNull(),
+    model: text("model").notNull(),
+    idHash: text("id_hash").notNull(),
+    sealed: bytea("sealed").notNull(),
+    uidHash: text("uid_hash"),
+    userCodeHash: text("user_code_hash"),
+    grantIdHash: text("grant_id_hash"),
+    accountHash: text("account_hash"),
+    expiresAt: tstz("expires_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.namespace, t.model, t.idHash] }),
+    index("idp_records_uid_idx").on(t.namespace, t.model, t.uidHash),
+    index("idp_records_user_code_idx").on(t.namespace, t.model, t.userCodeHash),
+    index("idp_records_grant_idx").on(t.namespace, t.grantIdHash),
+    index("idp_records_account_idx").on(t.namespace, t.model, t.accountHash),
+    index("idp_records_expires_idx").on(t.expiresAt),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
 // Policy: kill switch state and history.
 // ---------------------------------------------------------------------------------------------
 // scope: "global" | "mode:form" | "mode:url" | "flow:<id>" (validated in lib/policy).
@@ -533,6 +563,7 @@ export const schemaTables = {
   auditLog,
   rateLimits,
   auditCoalesce,
+  idpRecords,
 };
 
 export type Tenant = typeof tenants.$inferSelect;

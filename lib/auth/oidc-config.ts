@@ -23,6 +23,8 @@ export interface OidcConfig {
 }
 
 export const DEV_CONSOLE_CLIENT_ID = "console";
+/** The bundled provider's public client for `ctl login` (device authorization grant). */
+export const DEV_CLI_CLIENT_ID = "ctl";
 
 export function appUrl(env: Env = process.env): string {
   const raw = env.APP_URL?.trim() || `http://localhost:${env.PORT?.trim() || "3000"}`;

@@ -1,10 +1,13 @@
 // The CLI side of the local control channel: when the embedded store is held by a running app
 // server, allow-listed commands are sent to it over loopback with the secret it left in the data
-// directory (readable only by the user who runs both). Returns undefined when there is no channel.
+// directory (readable only by the user who runs both), with the operator's stored ID token: the
+// secret only opens the channel, the server verifies the token itself before anyone acts as an
+// operator. Returns undefined when there is no channel.
 import fs from "node:fs";
 import path from "node:path";
 import { storeConfigFromEnv } from "@/db/config";
 import { CONTROL_COMMANDS, controlFile, type ControlReply } from "./control-protocol";
+import { storedIdToken } from "./operator-proof";
 
 export async function forwardToServer(argv: string[]): Promise<number | undefined> {
   const config = storeConfigFromEnv();
@@ -20,7 +23,7 @@ export async function forwardToServer(argv: string[]): Promise<number | undefine
   const res = await fetch(channel.url, {
     method: "POST",
     headers: { authorization: `Bearer ${channel.token}`, "content-type": "application/json" },
-    body: JSON.stringify({ argv: args }),
+    body: JSON.stringify({ argv: args, idToken: storedIdToken() }),
     // Long enough for `gates run`, which runs test suites inside the server process.
     signal: AbortSignal.timeout(30 * 60_000),
   }).catch(() => undefined);

@@ -19,10 +19,15 @@ commands:
   audit export --out DIR      export the audit log with a signed manifest
   audit verify DIR            verify an exported evidence directory offline
   audit verify-store          re-hash the audit chain stored in the database
-  kill-switch status|on|off   [--scope S] --reason TEXT [--as SUB]: stop or restore elicitation
-  approvals list|approve|reject ID --reason TEXT --as SUB
-  revoke ID | --pending [--flow ID] --reason TEXT [--as SUB]
-  gates status|record|run --flow ID [--as SUB]   gate evidence for canary promotion
+  login                       sign in as an operator (device code at the issuer); needed for
+                              every operator action below except kill-switch on
+  whoami | logout             show or forget the signed-in operator
+  kill-switch status|on|off   [--scope S] --reason TEXT: stop or restore elicitation
+                              (on without a login acts as the system actor "ctl")
+  approvals list|approve|reject ID --reason TEXT
+  revoke ID | --pending [--flow ID] --reason TEXT
+  gates status|record|run --flow ID   gate evidence for canary promotion
+                              (--as SUB on these is accepted only if it is the signed-in operator)
   check-url URL [--dev]       judge a URL for URL mode; exit 0 allow, 3 warn, 1 block
   lint-schema FILE            lint form params ({message, requestedSchema}); exit 0 allow, 1 block
   token --subject SUB [--tenant T] [--ttl SECONDS]
@@ -43,6 +48,9 @@ export const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   revoke: revokeCommand,
   gates: gatesCommand,
   // Loaded on demand: they pull in Next.js and oidc-provider, which other commands do not need.
+  login: async (argv) => (await import("./commands/login-command")).loginCommand(argv),
+  logout: async (argv) => (await import("./commands/login-command")).logoutCommand(argv),
+  whoami: async (argv) => (await import("./commands/login-command")).whoamiCommand(argv),
   token: async (argv) => (await import("./commands/token-command")).tokenCommand(argv),
   serve: async (argv) => (await import("./commands/serve-command")).serveCommand(argv, false),
   demo: async (argv) => (await import("./commands/serve-command")).serveCommand(argv, true),

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import type http from "node:http";
 import { createDownstreamApi, createDownstreamProvider, DOWNSTREAM_PREFIX } from "@/lib/auth/dev-idp/downstream";
 import { createDevIdpHandler } from "@/lib/auth/dev-idp/mount";
+import { createPgRecordStore } from "@/lib/auth/dev-idp/pg-record-store";
 import { createDevProvider } from "@/lib/auth/dev-idp/provider";
 import { createBearerVerifier, protectedResourceMetadata } from "@/lib/auth/mcp-bearer";
 import { oidcConfig } from "@/lib/auth/oidc-config";
@@ -12,6 +13,7 @@ import { guardConnectRequest, isConnectPath } from "@/lib/abuse/connect-guard";
 import { requestLimiter } from "@/lib/abuse/rate-limiter";
 import { createMcpEndpoint } from "@/lib/mcp/http-endpoint";
 import { allowedOriginSet } from "@/lib/mcp/origin-guard";
+import { vaultKey } from "@/lib/vault/vault";
 import type { Db } from "@/db/client";
 import type { PolicySource } from "@/lib/policy/policy-source";
 
@@ -24,9 +26,12 @@ export type RouteHandler = ((req: http.IncomingMessage, res: http.ServerResponse
 
 export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): RouteHandler {
   const cfg = oidcConfig();
-  const devIdp = cfg.devProvider ? createDevIdpHandler(createDevProvider()) : undefined;
+  // The development providers keep their sessions, consents and clients in the store, so a
+  // restart or a second instance keeps users signed in.
+  const records = (namespace: string) => createPgRecordStore(db, namespace, vaultKey());
+  const devIdp = cfg.devProvider ? createDevIdpHandler(createDevProvider(process.env, records("dev-oidc"))) : undefined;
   // The demo downstream provider ("Demo Git") runs wherever the development issuer does.
-  const downstream = cfg.devProvider ? createDevIdpHandler(createDownstreamProvider(), DOWNSTREAM_PREFIX, "Demo Git") : undefined;
+  const downstream = cfg.devProvider ? createDevIdpHandler(createDownstreamProvider(process.env, records("dev-downstream")), { prefix: DOWNSTREAM_PREFIX, title: "Demo Git" }) : undefined;
   const downstreamApi = cfg.devProvider ? createDownstreamApi() : undefined;
   const mcpPath = new URL(cfg.mcpResource).pathname;
   const metadata = JSON.stringify(protectedResourceMetadata(cfg.mcpResource, cfg.issuer));

@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { useBrowser } from "../helpers/browser";
 import { runCli } from "../helpers/cli";
+import { ctlLogin } from "../helpers/ctl-login";
 import { connectClient, type TestClient } from "../helpers/mcp-client";
 import { signIn } from "../helpers/sign-in";
 
@@ -51,9 +52,15 @@ describe("governed endpoint against the running app", () => {
     const status = await runCli(["kill-switch", "status", "--json"], env());
     expect(JSON.parse(status.stdout).active).toEqual([expect.objectContaining({ scope: "global", changedBy: "ctl" })]);
 
-    expect((await runCli(["kill-switch", "off", "--reason", "drill over", "--as", "op-operator-0002"], env())).stdout).toMatch(/release of global requested/);
+    // Releasing needs two different operators, each proven by `ctl login` (device flow at the provider).
+    const sessions = fs.mkdtempSync(path.join(os.tmpdir(), "eg-e2e-ctl-"));
+    const asOperator = (who: string) => ({ ...env(), CTL_SESSION_FILE: path.join(sessions, `${who}.json`) });
+    expect((await ctlLogin("operator", asOperator("operator"))).code).toBe(0);
+    expect((await runCli(["kill-switch", "off", "--reason", "drill over"], asOperator("operator"))).stdout).toMatch(/release of global requested/);
     expect((await client.call("generate_report")).isError).toBe(true);
-    expect((await runCli(["kill-switch", "off", "--reason", "drill over", "--as", "op-admin-0001"], env())).stdout).toMatch(/released/);
+    expect((await ctlLogin("admin", asOperator("admin"))).code).toBe(0);
+    expect((await runCli(["kill-switch", "off", "--reason", "drill over"], asOperator("admin"))).stdout).toMatch(/released/);
+    fs.rmSync(sessions, { recursive: true, force: true });
     expect((await client.call("generate_report")).structured).toMatchObject({ outcome: "completed" });
   });
 

@@ -74,6 +74,11 @@ describe("MCP client sign-in through OAuth", () => {
     await page.getByLabel("Login").fill("bob");
     await page.getByLabel("Password").fill(DEMO_PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
+    // A dynamically registered client: the provider asks before it sends a code anywhere.
+    await page.getByRole("heading", { name: "Allow this application to act as you?" }).waitFor();
+    expect(code).toBeNull();
+    expect(await page.locator(".host").first().textContent()).toBe("127.0.0.1:9");
+    await page.getByRole("button", { name: "Allow" }).click();
     await page.waitForURL(/127\.0\.0\.1:9\/oauth\/callback/);
     await page.close();
     expect(code).toMatch(/^[A-Za-z0-9_-]{20,}$/);

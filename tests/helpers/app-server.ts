@@ -6,7 +6,7 @@ import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Db } from "@/db/client";
-import { createAppRoutes } from "@/lib/server/app-routes";
+import { createAppRoutes, type RouteHandler } from "@/lib/server/app-routes";
 
 export interface TestAppServer {
   baseUrl: string;
@@ -15,16 +15,27 @@ export interface TestAppServer {
   close(): Promise<void>;
 }
 
+export interface AppServerOptions {
+  /** Use this data directory (e.g. one holding the embedded store) instead of a new one. */
+  dataDir?: string;
+  /** Listen on this port (e.g. the port of a server that was just closed: a restart). */
+  port?: number;
+  /** Routes answered before the app's own, given the server's base URL (e.g. the control channel). */
+  before?: (baseUrl: string) => RouteHandler;
+}
+
 /** Sets APP_URL/DATA_DIR for this process: call once per test file (vitest isolates files). */
-export async function startAppServer(db: Db): Promise<TestAppServer> {
+export async function startAppServer(db: Db, options: AppServerOptions = {}): Promise<TestAppServer> {
   const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const port = (server.address() as net.AddressInfo).port;
   const baseUrl = `http://localhost:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "eg-app-"));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "eg-app-"));
   Object.assign(process.env, { APP_URL: baseUrl, PORT: String(port), DATA_DIR: dataDir, APP_ENV: "development" });
   delete process.env.OIDC_ISSUER;
-  const routes = createAppRoutes(async () => db);
+  const appRoutes = createAppRoutes(async () => db);
+  const first = options.before?.(baseUrl);
+  const routes: RouteHandler = async (req, res) => (first && (await first(req, res))) || appRoutes(req, res);
   server.on("request", (req, res) => {
     routes(req, res)
       .then((done) => {
@@ -42,7 +53,8 @@ export async function startAppServer(db: Db): Promise<TestAppServer> {
       routes.close?.();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      // A directory the caller gave is the caller's to remove (it may outlive this server).
+      if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -9,6 +9,7 @@ import { appUrl } from "@/lib/auth/oidc-config";
 import { requiredSecret } from "@/lib/config/secrets";
 import { devJwks } from "./keys";
 import { createProviderFor } from "./provider";
+import type { IdpRecordStore } from "./state-adapter";
 
 export const DOWNSTREAM_PREFIX = "/dev/downstream";
 export const DOWNSTREAM_CLIENT_ID = "elicitation-gateway";
@@ -24,9 +25,10 @@ export function downstreamUrls(env: Env = process.env) {
   };
 }
 
-export function createDownstreamProvider(env: Env = process.env): Provider {
+export function createDownstreamProvider(env: Env = process.env, records?: IdpRecordStore): Provider {
   const u = downstreamUrls(env);
   return createProviderFor({
+    records,
     issuer: u.issuer,
     prefix: DOWNSTREAM_PREFIX,
     keyName: "dev-downstream",

@@ -1,14 +1,20 @@
 // The bundled development identity provider, built on oidc-provider: authorization code with
 // PKCE, resource indicators (RFC 8707) issuing RFC 9068 JWT access tokens for the MCP resource,
-// dynamic client registration (so a real MCP client can sign in the standard way), and
-// RP-initiated logout for the console. Served at APP_URL/oidc by the app server.
+// dynamic client registration (so a real MCP client can sign in the standard way), the device
+// authorization grant for `ctl login` (RFC 8628), and RP-initiated logout for the console.
+// Served at APP_URL/oidc by the app server.
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import type { Env } from "@/db/config";
-import { DEV_CONSOLE_CLIENT_ID, oidcConfig } from "@/lib/auth/oidc-config";
+import { DEV_CLI_CLIENT_ID, DEV_CONSOLE_CLIENT_ID, oidcConfig } from "@/lib/auth/oidc-config";
 import { accountBySubject } from "./accounts";
+import { escapeHtml } from "./escape-html";
 import { devCookieKeys, devJwks } from "./keys";
+import { deviceSuccessSource, logoutSource, postLogoutSuccessSource, userCodeConfirmSource, userCodeInputSource } from "./provider-pages";
+import { createMemoryRecordStore, createStateAdapter, type IdpRecordStore } from "./state-adapter";
 
-export const CTL_CLIENT_ID = "ctl";
+
+export const CTL_CLIENT_ID = DEV_CLI_CLIENT_ID;
+export const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 export const MCP_SCOPE = "mcp";
 const ACCESS_TOKEN_TTL = 3600;
 
@@ -24,11 +30,43 @@ export interface ProviderSpec {
   resource: string;
   scope: string;
   env: Env;
+  /** Where sessions, grants, clients and codes live; process memory unless given. */
+  records?: IdpRecordStore;
+  /** RFC 8628 device authorization grant (the authoritative issuer only, for `ctl login`). */
+  deviceFlow?: boolean;
+}
+
+/** What the interaction handlers need to know about a provider beyond oidc-provider's own API. */
+export interface ProviderInfo {
+  issuer: string;
+  keyName: string;
+  env: Env;
+  /** The statically configured clients: first-party, so they get no consent screen. */
+  firstParty: ReadonlySet<string>;
+  records: IdpRecordStore;
+}
+
+const infos = new WeakMap<Provider, ProviderInfo>();
+
+export function providerInfo(provider: Provider): ProviderInfo {
+  const info = infos.get(provider);
+  if (!info) throw new Error("not a provider built by createProviderFor");
+  return info;
+}
+
+/** The newest live grant this account gave this client, if any (consent is per client and user). */
+export async function rememberedGrantId(records: IdpRecordStore, accountId: string, clientId: string): Promise<string | undefined> {
+  const grants = (await records.listByAccount("Grant", accountId)).filter((r) => r.payload.clientId === clientId);
+  grants.sort((a, b) => Number(b.payload.iat ?? 0) - Number(a.payload.iat ?? 0));
+  return grants[0]?.id;
 }
 
 // Shared by the authoritative development issuer and the demo downstream provider.
 export function createProviderFor(spec: ProviderSpec): Provider {
+  const firstParty = new Set((spec.clients ?? []).map((c) => c.client_id));
+  const records = spec.records ?? createMemoryRecordStore();
   const configuration: Configuration = {
+    adapter: createStateAdapter(records),
     clients: spec.clients,
     jwks: devJwks(spec.env, spec.keyName) as Configuration["jwks"],
     cookies: { keys: devCookieKeys(spec.env, spec.keyName) },
@@ -52,12 +90,19 @@ export function createProviderFor(spec: ProviderSpec): Provider {
       const tenant = typeof explicit === "string" ? explicit : account?.tenant;
       return tenant ? { tenant } : undefined;
     },
-    // First-party development provider: the signed-in user's grant covers what the client asked
-    // for, so there is no consent screen to click through.
+    // First-party (statically configured) clients: the signed-in user's grant covers what the
+    // client asked for, so there is no consent screen to click through. Any other client (one
+    // registered through /reg by anyone) gets only what the user allowed on the consent screen;
+    // oidc-provider prompts for consent whenever the request asks for more than that grant holds.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {
       const { oidc } = ctx;
       const accountId = oidc.session?.accountId;
       if (!accountId || !oidc.client) return undefined;
+      if (!firstParty.has(oidc.client.clientId)) {
+        const id = oidc.result?.consent?.grantId || (await rememberedGrantId(records, accountId, oidc.client.clientId));
+        const grant = id ? await ctx.oidc.provider.Grant.find(id) : undefined;
+        return grant && grant.accountId === accountId && grant.clientId === oidc.client.clientId ? grant : undefined;
+      }
       const existing = oidc.result?.consent?.grantId || oidc.session?.grantIdFor(oidc.client.clientId);
       const grant = existing ? await ctx.oidc.provider.Grant.find(existing) : undefined;
       const g = grant ?? new ctx.oidc.provider.Grant({ accountId, clientId: oidc.client.clientId });
@@ -75,7 +120,10 @@ export function createProviderFor(spec: ProviderSpec): Provider {
       devInteractions: { enabled: false },
       registration: { enabled: true },
       revocation: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      // Sign-out never happens on a GET: the page asks, and only its form post (with the
+      // session's xsrf token) ends the session.
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      deviceFlow: { enabled: spec.deviceFlow ?? false, userCodeInputSource, userCodeConfirmSource, successSource: deviceSuccessSource },
       resourceIndicators: {
         enabled: true,
         defaultResource: async (_ctx, _client, oneOf) => oneOf ?? undefined,
@@ -89,7 +137,7 @@ export function createProviderFor(spec: ProviderSpec): Provider {
     },
     interactions: { url: (_ctx, interaction) => `${spec.prefix}/interaction/${interaction.uid}` },
     pkce: { required: () => true },
-    ttl: { AccessToken: ACCESS_TOKEN_TTL, AuthorizationCode: 60, IdToken: 3600, Interaction: 600, Session: 8 * 3600, Grant: 8 * 3600 },
+    ttl: { AccessToken: ACCESS_TOKEN_TTL, AuthorizationCode: 60, DeviceCode: 600, IdToken: 3600, Interaction: 600, Session: 8 * 3600, Grant: 8 * 3600 },
     renderError: async (ctx, out) => {
       ctx.type = "html";
       ctx.body = `<!doctype html><html lang="en"><head><title>Sign-in error</title></head><body><main><h1>Sign-in error</h1><p>${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ""))}</p></main></body></html>`;
@@ -98,10 +146,11 @@ export function createProviderFor(spec: ProviderSpec): Provider {
   const provider = new Provider(spec.issuer, configuration);
   // Behind a TLS-terminating proxy the app sees plain HTTP; trust X-Forwarded-* there.
   provider.proxy = spec.env.TRUST_PROXY === "true";
+  infos.set(provider, { issuer: spec.issuer, keyName: spec.keyName, env: spec.env, firstParty, records });
   return provider;
 }
 
-export function createDevProvider(env: Env = process.env): Provider {
+export function createDevProvider(env: Env = process.env, records?: IdpRecordStore): Provider {
   const cfg = oidcConfig(env);
   if (!cfg.devProvider) throw new Error("the development identity provider is not in use (OIDC_ISSUER is set)");
   return createProviderFor({
@@ -109,6 +158,8 @@ export function createDevProvider(env: Env = process.env): Provider {
     prefix: "/oidc",
     keyName: "dev-oidc",
     env,
+    records,
+    deviceFlow: true,
     resource: cfg.mcpResource,
     scope: MCP_SCOPE,
     clients: [
@@ -121,14 +172,11 @@ export function createDevProvider(env: Env = process.env): Provider {
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
       },
-      // Used only to mint tokens in-process for `ctl token`; it has no redirect and no grant type.
-      { client_id: CTL_CLIENT_ID, token_endpoint_auth_method: "none", redirect_uris: [], grant_types: [], response_types: [] },
+      // The operator command line: a public client that signs in only through the device
+      // authorization grant (`ctl login`); `ctl token` also mints its in-process tokens as it.
+      { client_id: CTL_CLIENT_ID, client_name: "ctl, the operator command line", token_endpoint_auth_method: "none", redirect_uris: [], grant_types: [DEVICE_CODE_GRANT], response_types: [] },
     ],
   });
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
 /** Mints an MCP access token in-process (ctl token), signed with the persisted development keys. */

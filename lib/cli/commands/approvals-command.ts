@@ -1,12 +1,14 @@
-// `ctl approvals list | approve ID | reject ID --reason TEXT --as SUBJECT`: the approval queue from
-// the command line. The approver is checked like in the console, and never approves their own request.
+// `ctl approvals list | approve ID | reject ID --reason TEXT`: the approval queue from the command
+// line. The approver is the operator proven by `ctl login` (--as, if given, must name them), is
+// checked like in the console, and never approves their own request.
 import { AuthError } from "@/lib/auth/authorize";
 import { ApprovalError, decideApproval, pendingApprovals } from "@/lib/approvals/decide";
 import { emit, parse } from "../args";
 import { CliError, UsageError } from "../errors";
+import { proveOperator } from "../operator-proof";
 import { withStore } from "../store";
 
-const USAGE = "usage: ctl approvals list | approve ID | reject ID --reason TEXT --as SUBJECT [--json]";
+const USAGE = "usage: ctl approvals list | approve ID | reject ID --reason TEXT [--as YOURSELF] [--json] (needs ctl login)";
 
 export async function approvalsCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -18,10 +20,11 @@ export async function approvalsCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (sub !== "approve" && sub !== "reject") throw new UsageError(sub ? `unknown approvals command "${sub}"; ${USAGE}` : USAGE);
-  if (positionals.length !== 1 || !values.reason || !values.as) throw new UsageError(USAGE);
+  if (positionals.length !== 1 || !values.reason) throw new UsageError(USAGE);
+  const subject = await proveOperator(values.as);
   return withStore("ctl approvals", async (store) => {
     try {
-      const row = await decideApproval(store.db, values.as!, { id: positionals[0]!, decision: sub, reason: values.reason! });
+      const row = await decideApproval(store.db, subject, { id: positionals[0]!, decision: sub, reason: values.reason! });
       emit(json, { ok: true, id: row.id, state: row.state }, `${row.id} ${row.state}`);
       return 0;
     } catch (err) {

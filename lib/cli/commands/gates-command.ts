@@ -1,5 +1,5 @@
-// `ctl gates record --flow ID --gate G --passed|--failed --result FILE --as SUB`: record evidence from
-// a gate suite run elsewhere. `ctl gates run --flow ID --as SUB`: run this project's own gate suites
+// `ctl gates record --flow ID --gate G --passed|--failed --result FILE`: record evidence from a gate
+// suite run elsewhere, as the operator proven by `ctl login`. `ctl gates run --flow ID`: run this project's own gate suites
 // (vitest files, each against its own freshly started deployment) and record each outcome with the
 // SHA-256 of its JSON result file. `ctl gates status --flow ID` shows what promotion would see.
 import { spawnSync } from "node:child_process";
@@ -14,9 +14,10 @@ import { PERMISSIONS } from "@/lib/auth/permissions";
 import { GATES, gateStatus, recordGateRun, type Gate } from "@/lib/policy/gates";
 import { emit, parse } from "../args";
 import { CliError, UsageError } from "../errors";
+import { proveOperator } from "../operator-proof";
 import { withStore } from "../store";
 
-const USAGE = "usage: ctl gates status --flow ID | record --flow ID --gate GATE (--passed|--failed) --result FILE --as SUB | run --flow ID --as SUB [--json]";
+const USAGE = "usage: ctl gates status --flow ID | record --flow ID --gate GATE (--passed|--failed) --result FILE | run --flow ID [--as YOURSELF] [--json] (record and run need ctl login)";
 
 // Which of this project's suites stand for which gate.
 export const GATE_SUITES: Record<Gate, string[]> = {
@@ -32,6 +33,7 @@ export async function gatesCommand(argv: string[]): Promise<number> {
   const { values } = parse(rest, { flow: { type: "string" }, gate: { type: "string" }, passed: { type: "boolean" }, failed: { type: "boolean" }, result: { type: "string" }, as: { type: "string" }, json: { type: "boolean" } });
   const json = values.json ?? false;
   if (!values.flow || !["status", "record", "run"].includes(sub ?? "")) throw new UsageError(USAGE);
+  const subject = sub === "status" ? undefined : await proveOperator(values.as);
   return withStore("ctl gates", async (store) => {
     const [flow] = await store.db.select().from(flows).where(eq(flows.id, values.flow!)).limit(1);
     if (!flow) throw new CliError(`flow ${values.flow} does not exist`);
@@ -40,17 +42,17 @@ export async function gatesCommand(argv: string[]): Promise<number> {
       emit(json, { ok: true, flow: flow.id, stage: flow.stage, fingerprint: flow.fingerprint, gates: states }, states.map((s) => `${s.gate.padEnd(14)} ${s.status}`).join("\n"));
       return 0;
     }
-    if (!values.as) throw new UsageError(`--as SUBJECT is required; ${USAGE}`);
+    const actor = subject!;
     try {
-      await authorize(store.db, values.as, PERMISSIONS.promotionRequest, { type: "flow", id: flow.id });
+      await authorize(store.db, actor, PERMISSIONS.promotionRequest, { type: "flow", id: flow.id });
     } catch (err) {
-      if (err instanceof AuthError) throw new CliError(`${values.as} may not record gate evidence (${err.message})`);
+      if (err instanceof AuthError) throw new CliError(`${actor} may not record gate evidence (${err.message})`);
       throw err;
     }
     if (sub === "record") {
       if (!GATES.includes(values.gate as Gate) || values.passed === values.failed || !values.result) throw new UsageError(USAGE);
       const hash = createHash("sha256").update(fs.readFileSync(values.result)).digest("hex");
-      await recordGateRun(store.db, values.as, { flowId: flow.id, gate: values.gate as Gate, passed: !!values.passed, resultHash: hash });
+      await recordGateRun(store.db, actor, { flowId: flow.id, gate: values.gate as Gate, passed: !!values.passed, resultHash: hash });
       emit(json, { ok: true, gate: values.gate, passed: !!values.passed, resultSha256: hash }, `recorded ${values.gate} ${values.passed ? "passed" : "failed"} (${hash.slice(0, 12)})`);
       return 0;
     }
@@ -63,7 +65,7 @@ export async function gatesCommand(argv: string[]): Promise<number> {
       const run = spawnSync(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--project", project, "--reporter=json", `--outputFile=${out}`, ...files], { stdio: "ignore", env: { ...process.env, AUDIT_EXPORT_ENTRIES: "1000" } });
       const passed = run.status === 0 && fs.existsSync(out);
       const hash = createHash("sha256").update(fs.existsSync(out) ? fs.readFileSync(out) : Buffer.from(`no result: exit ${run.status}`)).digest("hex");
-      await recordGateRun(store.db, values.as, { flowId: flow.id, gate, passed, resultHash: hash });
+      await recordGateRun(store.db, actor, { flowId: flow.id, gate, passed, resultHash: hash });
       outcomes.push({ gate, passed });
     }
     emit(json, { ok: outcomes.every((o) => o.passed), outcomes }, outcomes.map((o) => `${o.gate.padEnd(14)} ${o.passed ? "passed" : "FAILED"}`).join("\n"));

@@ -1,14 +1,17 @@
 // `ctl kill-switch status|on|off`: the break-glass controls, for when the console is unreachable.
 // Engaging needs a reason; releasing follows the same two-person rule as the console: the first
-// `off` records a request, a second, different person (--as) confirms it.
+// `off` records a request, a second, different operator confirms it. Who acts is proven by
+// `ctl login` (operator-proof.ts), never chosen with --as; without a login only engaging works,
+// as the system actor "ctl" (break-glass must work even when the issuer is down).
 import { activeKillSwitches, engageKillSwitch, KillSwitchError, releaseKillSwitch } from "@/lib/policy/kill-switch";
 import { authorize, AuthError } from "@/lib/auth/authorize";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { emit, parse, positiveInt } from "../args";
 import { CliError, UsageError } from "../errors";
+import { proveOperator, provenOperatorOrNone } from "../operator-proof";
 import { withStore } from "../store";
 
-const USAGE = 'usage: ctl kill-switch status | on | off [--scope global|mode:form|mode:url|flow:ID] --reason TEXT [--as SUBJECT] [--expires-in MINUTES] [--json]';
+const USAGE = 'usage: ctl kill-switch status | on | off [--scope global|mode:form|mode:url|flow:ID] --reason TEXT [--as YOURSELF] [--expires-in MINUTES] [--json] (off needs ctl login)';
 
 export async function killSwitchCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -22,28 +25,27 @@ export async function killSwitchCommand(argv: string[]): Promise<number> {
   if (sub !== "on" && sub !== "off") throw new UsageError(sub ? `unknown kill-switch command "${sub}"; ${USAGE}` : USAGE);
   if (!values.reason) throw new UsageError(`--reason is required; ${USAGE}`);
   const minutes = values["expires-in"] === undefined ? undefined : positiveInt("expires-in", values["expires-in"], 0);
+  // Releasing (or naming yourself with --as) needs a proven operator; engaging takes one if there
+  // is a valid login and otherwise acts as the system actor.
+  const subject = sub === "off" || values.as !== undefined ? await proveOperator(values.as) : await provenOperatorOrNone();
   return withStore("ctl kill-switch", async (store) => {
-    // With --as, the change is made as that operator (checked and audited like the console);
-    // without it, as the system actor "ctl" (break-glass), allowed for engaging only.
     let actor: { type: "operator" | "system"; id: string } = { type: "system", id: "ctl" };
-    if (values.as) {
+    if (subject) {
       try {
-        await authorize(store.db, values.as, PERMISSIONS.killSwitchChange, { type: "kill_switch", id: values.scope! });
+        await authorize(store.db, subject, PERMISSIONS.killSwitchChange, { type: "kill_switch", id: values.scope! });
       } catch (err) {
-        if (err instanceof AuthError) throw new CliError(`${values.as} may not change the kill switch (${err.message})`);
+        if (err instanceof AuthError) throw new CliError(`${subject} may not change the kill switch (${err.message})`);
         throw err;
       }
-      actor = { type: "operator", id: values.as };
-    } else if (sub === "off") {
-      throw new UsageError("releasing needs --as SUBJECT: two different operators must agree");
+      actor = { type: "operator", id: subject };
     }
     try {
       if (sub === "on") {
         await engageKillSwitch(store.db, actor, { scope: values.scope!, reason: values.reason!, expiresAt: minutes ? new Date(Date.now() + minutes * 60_000) : undefined });
-        emit(json, { ok: true, scope: values.scope, state: "engaged" }, `kill switch ${values.scope} engaged`);
+        emit(json, { ok: true, scope: values.scope, state: "engaged", actor }, `kill switch ${values.scope} engaged by ${actor.id}`);
       } else {
         const r = await releaseKillSwitch(store.db, actor, { scope: values.scope!, reason: values.reason! });
-        emit(json, { ok: true, ...r }, r.state === "released" ? `kill switch ${r.scope} released` : `release of ${r.scope} requested; a second operator must confirm with the same command`);
+        emit(json, { ok: true, ...r, actor }, r.state === "released" ? `kill switch ${r.scope} released` : `release of ${r.scope} requested; a second operator must confirm with the same command`);
       }
       return 0;
     } catch (err) {
