@@ -25,7 +25,7 @@ commands:
   gates status|record|run --flow ID [--as SUB]   gate evidence for canary promotion
   check-url URL [--dev]       judge a URL for URL mode; exit 0 allow, 3 warn, 1 block
   lint-schema FILE            lint form params ({message, requestedSchema}); exit 0 allow, 1 block
-  token --subject SUB [--tenant T] [--ttl SECONDS]
+  token --subject SUB [--tenant T] [--ttl SECONDS] [--client ID]
                               a short-lived MCP access token (development provider only)
   serve [--port N]            serve the built app on the configured store
   demo [--port N]             migrate, seed when empty, and serve

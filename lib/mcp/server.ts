@@ -10,10 +10,9 @@ import { declaredModes } from "@/lib/elicitation/capabilities";
 import { engineConfig } from "@/lib/elicitation/config";
 import { askForm, type AskContext } from "@/lib/elicitation/engine";
 import { ensureGrant } from "@/lib/connect/grant";
-import { ensureFlow, SERVER_VERSION } from "@/lib/policy/flows";
+import { SERVER_VERSION } from "@/lib/policy/flows";
 import type { PolicySource } from "@/lib/policy/policy-source";
-import { fingerprintFor } from "@/lib/policy/fingerprint";
-import { updateFingerprint } from "@/lib/policy/promotion";
+import { resolveFlow, type FlowContext } from "@/lib/policy/resolve-flow";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
 import { describeCapabilities } from "@/lib/workflows/describe-capabilities";
@@ -40,6 +39,8 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
   // Read once per session, not per call: both read development secrets from disk.
   const issuer = oidcConfig().issuer;
   const downstreamIssuer = downstreamUrls().issuer;
+  // Flows are selected by the verified client id only (never by clientInfo): lib/policy/resolve-flow.ts.
+  const flowContext: FlowContext = { db: ctx.db, policy: ctx.policy, clientId: ctx.principal.clientId, issuer, downstreamIssuer };
   const facts = () => {
     const caps = server.server.getClientCapabilities() as Record<string, unknown> | undefined;
     const client = server.server.getClientVersion();
@@ -64,6 +65,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
         declared: caps?.elicitation,
         modes,
         workflows: WORKFLOWS,
+        flowFor: (wf) => resolveFlow(flowContext, wf),
       });
       return { content: [{ type: "text", text: JSON.stringify(report, null, 2) }], structuredContent: report };
     },
@@ -73,18 +75,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
     const runWorkflow = async (extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
       const { client, modes } = facts();
       const clientName = client?.name ?? "unknown";
-      let flow = await ctx.policy.flow(wf.name, clientName);
-      // Keep the flow's version fingerprint current: a change means its gate evidence is stale.
-      const fp = fingerprintFor(flow, {
-        protocolVersion: ctx.protocolVersion(),
-        clientName,
-        clientVersion: client?.version ?? "unknown",
-        modes,
-        issuer,
-        providerIssuers: wf.needs.some((n) => n.kind === "grant") ? [downstreamIssuer] : [],
-        needs: wf.needs,
-      });
-      if (fp.fingerprint !== flow.fingerprint && (await updateFingerprint(ctx.db, flow.id, fp.fingerprint, fp.inputs))) flow = await ensureFlow(ctx.db, wf.name, clientName);
+      const flow = await resolveFlow(flowContext, wf);
       const session = { id: ctx.sessionId() ?? null, clientName, clientVersion: client?.version ?? "unknown", protocolVersion: ctx.protocolVersion(), modes };
       const wire = wire20251125(server, { requestId: extra.requestId, signal: extra.signal, protocolVersion: session.protocolVersion });
       const config = engineConfig();

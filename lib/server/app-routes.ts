@@ -5,16 +5,20 @@ import type http from "node:http";
 import { createDownstreamApi, createDownstreamProvider, DOWNSTREAM_PREFIX } from "@/lib/auth/dev-idp/downstream";
 import { createDevIdpHandler } from "@/lib/auth/dev-idp/mount";
 import { createDevProvider } from "@/lib/auth/dev-idp/provider";
-import { createBearerVerifier, protectedResourceMetadata } from "@/lib/auth/mcp-bearer";
+import { clientIdClaimsFromEnv, createBearerVerifier, protectedResourceMetadata } from "@/lib/auth/mcp-bearer";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { createMcpEndpoint } from "@/lib/mcp/http-endpoint";
 import type { Db } from "@/db/client";
+import { newFlowStage } from "@/lib/policy/new-flow-stage";
 import type { PolicySource } from "@/lib/policy/policy-source";
 
 export type RouteHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>;
 
 export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): RouteHandler {
   const cfg = oidcConfig();
+  // A bad FLOW_NEW_STAGE (or the retired FLOW_DEFAULT_CANARY_PERCENT) stops the server at start,
+  // not at the first call of a new client.
+  newFlowStage();
   const devIdp = cfg.devProvider ? createDevIdpHandler(createDevProvider()) : undefined;
   // The demo downstream provider ("Demo Git") runs wherever the development issuer does.
   const downstream = cfg.devProvider ? createDevIdpHandler(createDownstreamProvider(), DOWNSTREAM_PREFIX, "Demo Git") : undefined;
@@ -22,7 +26,7 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
   const mcpPath = new URL(cfg.mcpResource).pathname;
   const metadata = JSON.stringify(protectedResourceMetadata(cfg.mcpResource, cfg.issuer));
   const mcp = createMcpEndpoint({
-    verify: createBearerVerifier({ issuer: cfg.issuer, audience: cfg.mcpResource, tenantClaim: cfg.tenantClaim }),
+    verify: createBearerVerifier({ issuer: cfg.issuer, audience: cfg.mcpResource, tenantClaim: cfg.tenantClaim, clientIdClaims: clientIdClaimsFromEnv() }),
     resource: cfg.mcpResource,
     db,
     policy,

@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { createTestStore, requirePostgresInCi, type TestStore } from "../helpers/test-store";
 
 const EXPECTED_TABLES = [
-  "approvals", "audit_log", "downstream_connections", "elicitation_events", "elicitation_records", "flows", "gate_runs",
+  "approvals", "audit_log", "client_profiles", "downstream_connections", "elicitation_events", "elicitation_records", "flows", "gate_runs",
   "kill_switch_events", "kill_switches", "mcp_sessions", "operators", "origins", "providers", "record_rollup", "tenants", "vault_secrets",
 ];
 

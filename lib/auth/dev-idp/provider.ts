@@ -5,6 +5,7 @@
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import type { Env } from "@/db/config";
 import { DEV_CONSOLE_CLIENT_ID, oidcConfig } from "@/lib/auth/oidc-config";
+import { DEMO_CLIENT_PROFILES } from "@/lib/demo/clients";
 import { accountBySubject } from "./accounts";
 import { devCookieKeys, devJwks } from "./keys";
 
@@ -122,7 +123,9 @@ export function createDevProvider(env: Env = process.env): Provider {
         token_endpoint_auth_method: "client_secret_basic",
       },
       // Used only to mint tokens in-process for `ctl token`; it has no redirect and no grant type.
-      { client_id: CTL_CLIENT_ID, token_endpoint_auth_method: "none", redirect_uris: [], grant_types: [], response_types: [] },
+      // The demo's client software ids are the same kind: they exist so `ctl token --client ID`
+      // (and tests) can mint a token whose verified client_id selects that client profile.
+      ...staticClientIds().map((id) => ({ client_id: id, token_endpoint_auth_method: "none" as const, redirect_uris: [], grant_types: [], response_types: [] })),
     ],
   });
 }
@@ -131,11 +134,21 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-/** Mints an MCP access token in-process (ctl token), signed with the persisted development keys. */
-export async function mintMcpAccessToken(provider: Provider, opts: { subject: string; tenant: string; ttlSeconds: number; mcpResource: string }): Promise<string> {
-  const client = await provider.Client.find(CTL_CLIENT_ID);
-  if (!client) throw new Error("ctl client missing from the development provider");
-  const grant = new provider.Grant({ accountId: opts.subject, clientId: CTL_CLIENT_ID });
+/** The client ids the development provider mints tokens for in-process: ctl and the demo clients. */
+export function staticClientIds(): string[] {
+  return [...new Set([CTL_CLIENT_ID, ...DEMO_CLIENT_PROFILES.map((p) => p.clientId)])];
+}
+
+/**
+ * Mints an MCP access token in-process (ctl token), signed with the persisted development keys.
+ * `clientId` (default ctl) must be one of staticClientIds(): it becomes the token's client_id.
+ */
+export async function mintMcpAccessToken(provider: Provider, opts: { subject: string; tenant: string; ttlSeconds: number; mcpResource: string; clientId?: string }): Promise<string> {
+  const clientId = opts.clientId ?? CTL_CLIENT_ID;
+  if (!staticClientIds().includes(clientId)) throw new Error(`the development provider mints tokens only for ${staticClientIds().join(", ")}`);
+  const client = await provider.Client.find(clientId);
+  if (!client) throw new Error(`client ${clientId} missing from the development provider`);
+  const grant = new provider.Grant({ accountId: opts.subject, clientId });
   grant.addResourceScope(opts.mcpResource, MCP_SCOPE);
   const grantId = await grant.save();
   const token = new provider.AccessToken({

@@ -13,7 +13,7 @@ const BADGE: Record<string, string> = { passed: "bg-green-100 text-green-900", f
 export default async function FlowsPage() {
   const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "flows" }, "/console/flows");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
-  const rows = await access.db.select().from(flows).orderBy(flows.workflow, flows.clientName);
+  const rows = await access.db.select().from(flows).orderBy(flows.workflow, flows.profileId);
   const withGates = await Promise.all(rows.map(async (f) => ({ flow: f, gates: await gateStatus(access.db, f) })));
   const canRelease = hasPermission(access.operator.roles, PERMISSIONS.promotionRequest);
   return (
