@@ -7,6 +7,8 @@ import { checkUrlCommand } from "./commands/check-url-command";
 import { revokeCommand } from "./commands/revoke-command";
 import { gatesCommand } from "./commands/gates-command";
 import { killSwitchCommand } from "./commands/kill-switch-command";
+import { clientProfilesCommand } from "./commands/client-profiles-command";
+import { flowsCommand } from "./commands/flows-command";
 import { lintSchemaCommand } from "./commands/lint-command";
 import { UsageError } from "./errors";
 import { writeOut } from "./output";
@@ -20,6 +22,9 @@ commands:
   audit verify DIR            verify an exported evidence directory offline
   audit verify-store          re-hash the audit chain stored in the database
   kill-switch status|on|off   [--scope S] --reason TEXT [--as SUB]: stop or restore elicitation
+                              (S: global, mode:form, mode:url, flow:WORKFLOW:PROFILE, workflow:NAME)
+  flows list|canary|rollback  FLOW --percent N | FLOW | --workflow NAME, --reason TEXT --as SUB
+  client-profiles list|set|remove  CLIENT_ID [--profile P --name NAME] --as SUB: map OAuth client ids
   approvals list|approve|reject ID --reason TEXT --as SUB
   revoke ID | --pending [--flow ID] --reason TEXT [--as SUB]
   gates status|record|run --flow ID [--as SUB]   gate evidence for canary promotion
@@ -39,6 +44,8 @@ export const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   "lint-schema": lintSchemaCommand,
   "check-url": checkUrlCommand,
   "kill-switch": killSwitchCommand,
+  flows: flowsCommand,
+  "client-profiles": clientProfilesCommand,
   approvals: approvalsCommand,
   revoke: revokeCommand,
   gates: gatesCommand,

@@ -8,7 +8,7 @@ import { emit, parse, positiveInt } from "../args";
 import { CliError, UsageError } from "../errors";
 import { withStore } from "../store";
 
-const USAGE = 'usage: ctl kill-switch status | on | off [--scope global|mode:form|mode:url|flow:ID] --reason TEXT [--as SUBJECT] [--expires-in MINUTES] [--json]';
+const USAGE = 'usage: ctl kill-switch status | on | off [--scope global|mode:form|mode:url|flow:WORKFLOW:PROFILE|workflow:NAME] --reason TEXT [--as SUBJECT] [--expires-in MINUTES] [--json]';
 
 export async function killSwitchCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
