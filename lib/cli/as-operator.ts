@@ -15,10 +15,3 @@ export async function asOperator(db: Db, subject: string | undefined, permission
     throw err;
   }
 }
-
-/** A zod failure as one usage line, never a stack or the whole issue list. */
-export function zodMessage(err: unknown): string | undefined {
-  if (!(err instanceof Error) || err.name !== "ZodError") return undefined;
-  const issues = (err as Error & { issues?: Array<{ message: string }> }).issues;
-  return issues?.[0]?.message ?? "invalid input";
-}

@@ -28,7 +28,6 @@ import { fingerprintFor } from "@/lib/policy/fingerprint";
 import { flowIdFor, UNREGISTERED_PROFILE } from "@/lib/policy/profile-id";
 import { SERVER_VERSION } from "@/lib/policy/flows";
 import { appUrl } from "@/lib/auth/oidc-config";
-import { DOWNSTREAM_PREFIX } from "@/lib/auth/dev-idp/downstream";
 import type { WorkflowDefinition } from "@/lib/workflows/types";
 
 const DAY = 86_400_000;
@@ -114,7 +113,7 @@ async function seedReferenceData(tx: Tx, now: Date, base: string): Promise<void>
   await tx.insert(providers).values({
     id: DEMO_PROVIDER_ID,
     displayName: "Demo Git",
-    issuer: `${base}/dev/downstream`,
+    issuer: demoDownstreamIssuer(base),
     clientId: "elicitation-gateway",
     // The demo provider's client secret is a development secret read from DATA_DIR/keys at use.
     clientSecretSealed: null,
@@ -139,6 +138,10 @@ async function seedReferenceData(tx: Tx, now: Date, base: string): Promise<void>
 
 export const flowId = flowIdFor;
 
+// The bundled downstream provider's issuer (lib/auth/dev-idp/downstream.ts serves it there). Not
+// imported from there: that module loads oidc-provider, which every ctl command would then pay for.
+const demoDownstreamIssuer = (base: string) => `${base}/dev/downstream`;
+
 // Seeded stages, as an operator could have set them: the report promoted everywhere, the purge
 // and the repository listing in a 20% canary. The `ctl` profile (tokens from `ctl token`) is
 // promoted for every workflow so a manual test just works, and `unregistered` (any client id no
@@ -158,7 +161,7 @@ function demoFlows(workflows: readonly WorkflowDefinition[], base: string, now: 
       const entry = profileId === "ctl" ? { stage: "promoted" as const, canaryPercent: 0 } : profileId === UNREGISTERED_PROFILE ? { stage: "canary" as const, canaryPercent: 100 } : seeded;
       // The same trusted inputs the engine fingerprints (lib/policy/resolve-flow.ts) with the
       // bundled development issuers, so a demo flow is not marked for retest by its first call.
-      const fp = fingerprintFor({ workflow: wf.name, profileId, needs: wf.needs, issuer: `${base}/oidc`, providerIssuers: wf.needs.some((n) => n.kind === "grant") ? [`${base}${DOWNSTREAM_PREFIX}`] : [] });
+      const fp = fingerprintFor({ workflow: wf.name, profileId, needs: wf.needs, issuer: `${base}/oidc`, providerIssuers: wf.needs.some((n) => n.kind === "grant") ? [demoDownstreamIssuer(base)] : [] });
       return {
         id: flowId(wf.name, profileId),
         workflow: wf.name,

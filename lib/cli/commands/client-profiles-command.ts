@@ -2,9 +2,10 @@
 // which verified OAuth client ids belong to which client profile (and so to which flows). A client
 // id that is not mapped belongs to "unregistered". Admins only; every change is audited.
 import { PERMISSIONS } from "@/lib/auth/permissions";
-import { ClientProfileError, listClientProfiles, removeClientProfile, setClientProfile } from "@/lib/policy/client-profiles";
+import type { z } from "zod";
+import { ClientProfileError, listClientProfiles, removeClientProfile, removeClientProfileInput, setClientProfile, setClientProfileInput } from "@/lib/policy/client-profiles";
 import { emit, parse } from "../args";
-import { asOperator, zodMessage } from "../as-operator";
+import { asOperator } from "../as-operator";
 import { CliError, UsageError } from "../errors";
 import { withStore } from "../store";
 
@@ -21,13 +22,16 @@ export async function clientProfilesCommand(argv: string[]): Promise<number> {
   }
   if (sub !== "set" && sub !== "remove") throw new UsageError(sub ? `unknown client-profiles command "${sub}"; ${USAGE}` : USAGE);
   if (positionals.length !== 1) throw new UsageError(USAGE);
-  const clientId = positionals[0]!;
   if (sub === "set" && (!values.profile || !values.name)) throw new UsageError(`--profile and --name are required; ${USAGE}`);
+  // Bad input is a usage error before the store is even opened.
+  const parsed = sub === "set" ? setClientProfileInput.safeParse({ clientId: positionals[0], profileId: values.profile, displayName: values.name }) : removeClientProfileInput.safeParse({ clientId: positionals[0] });
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? "invalid input");
+  const { clientId } = parsed.data;
   return withStore("ctl client-profiles", async (store) => {
-    const operator = await asOperator(store.db, values.as, PERMISSIONS.clientProfilesManage, { type: "client_profile", id: clientId.slice(0, 200) }, USAGE);
+    const operator = await asOperator(store.db, values.as, PERMISSIONS.clientProfilesManage, { type: "client_profile", id: clientId }, USAGE);
     try {
       if (sub === "set") {
-        const row = await setClientProfile(store.db, operator.subject, { clientId, profileId: values.profile!, displayName: values.name! });
+        const row = await setClientProfile(store.db, operator.subject, parsed.data as z.infer<typeof setClientProfileInput>);
         emit(json, { ok: true, clientId: row.clientId, profile: row.profileId }, `${row.clientId} -> ${row.profileId}`);
       } else {
         const row = await removeClientProfile(store.db, operator.subject, { clientId });
@@ -36,8 +40,6 @@ export async function clientProfilesCommand(argv: string[]): Promise<number> {
       return 0;
     } catch (err) {
       if (err instanceof ClientProfileError) throw new CliError(err.message);
-      const message = zodMessage(err);
-      if (message) throw new UsageError(message);
       throw err;
     }
   });
