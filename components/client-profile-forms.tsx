@@ -29,7 +29,7 @@ export function SetClientProfileForm({ action }: { action: (prev: SetResult, for
       </label>
       <button disabled={pending} className="rounded bg-blue-700 px-3 py-1 text-sm text-white">Save mapping</button>
       <span role="status" aria-live="polite" className={`text-xs ${result && !result.ok ? "text-red-800 dark:text-red-300" : ""}`}>
-        {result ? (result.ok ? `${result.data.clientId} now belongs to ${result.data.profileId}.` : `Refused: ${result.error}`) : ""}
+        {result ? (result.ok ? `${result.data.clientId} now belongs to ${result.data.profileId}.` : `Refused: ${[result.error, ...Object.values(result.fieldErrors ?? {}).flat()].join(": ")}`) : ""}
       </span>
     </form>
   );
