@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
+import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Db } from "@/db/client";
 import type { StoreConfig } from "@/db/config";
@@ -121,5 +122,20 @@ describe("ctl flows", () => {
     expect(typo.stderr).toMatch(/has no flows/);
     expect((await runCli(["flows", "rollback", "--workflow", "__proto__", "--reason", "bad release", "--as", "op-releaser-0003"], env)).code).toBe(1);
     expect((await snapshot()).flows).toEqual(before.flows);
+  });
+});
+
+describe("ctl token --client", () => {
+  it("mints a token whose client_id is one of the provider's static clients, and refuses any other", async () => {
+    const tokenEnv = { ...env, APP_URL: "http://localhost:4556", OIDC_ISSUER: "" };
+    const r = await runCli(["token", "--subject", "user-alice-1001", "--client", "claude-code", "--json"], tokenEnv);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.client_id).toBe("claude-code");
+    expect(decodeJwt(out.access_token)).toMatchObject({ client_id: "claude-code", sub: "user-alice-1001" });
+    const refused = await runCli(["token", "--subject", "user-alice-1001", "--client", "made-up-client"], tokenEnv);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--client must be one of ctl, claude-code/);
+    expect(refused.stdout).toBe("");
   });
 });

@@ -11,6 +11,7 @@ import { seedDemo } from "@/lib/demo/seed";
 import { getRecord, insertRecord, newRecordId } from "@/lib/elicitation/records";
 import { removeClientProfile, setClientProfile } from "@/lib/policy/client-profiles";
 import { engageKillSwitch, releaseKillSwitch } from "@/lib/policy/kill-switch";
+import { killSwitchImpact } from "@/lib/policy/kill-switch-impact";
 import { requestPromotion, rollbackFlow, setCanary } from "@/lib/policy/promotion";
 import { startAppServer, type TestAppServer } from "../helpers/app-server";
 import { issuerSignedToken } from "../helpers/issuer-token";
@@ -222,9 +223,15 @@ describe("the workflow:NAME kill switch", () => {
     };
     const inScope = [await pending("list_repositories:claude-code", "list_repositories"), await pending("list_repositories:unregistered", "list_repositories"), await pending("list_repositories:ctl", "list_repositories")];
     const outOfScope = await pending("generate_report:ctl", "generate_report");
+    const unfinishedUrl = async () => (await t.store.db.select({ n: count() }).from(elicitationRecords).innerJoin(flows, eq(flows.id, elicitationRecords.flowId)).where(and(eq(flows.workflow, "list_repositories"), eq(elicitationRecords.mode, "url"), inArray(elicitationRecords.state, ["created", "sent", "accepted", "opened"]))))[0]!.n;
+    // The console's confirmation step offers the scope and says how many handles it revokes.
+    const impact = (await killSwitchImpact(t.store.db)).find((i) => i.scope === "workflow:list_repositories");
+    expect(impact?.urlHandlesRevoked).toBe(await unfinishedUrl());
+    expect(impact!.urlHandlesRevoked).toBeGreaterThanOrEqual(inScope.length);
     await engageKillSwitch(t.store.db, { type: "operator", id: OPERATOR }, { scope: "workflow:list_repositories", reason: "phishing report" });
     try {
       for (const id of inScope) expect(await getRecord(t.store.db, id)).toMatchObject({ state: "revoked" });
+      expect(await unfinishedUrl()).toBe(0);
       expect(await getRecord(t.store.db, outOfScope)).toMatchObject({ state: "sent" });
       const revokedAudit = await t.store.db.select({ n: count() }).from(auditLog).where(and(eq(auditLog.action, "record.revoked"), inArray(auditLog.targetId, [...inScope, outOfScope])));
       expect(revokedAudit[0]!.n).toBe(inScope.length);
