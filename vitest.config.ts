@@ -3,11 +3,16 @@ import { defineConfig } from "vitest/config";
 
 const root = import.meta.dirname;
 
-// Three layers: unit (pure rules), integration (lib/ against a real store: PostgreSQL when
-// DATABASE_URL is set, embedded PGlite otherwise) and e2e (Chromium against the built app).
+// Four layers: unit (pure rules), integration (lib/ against a real store: PostgreSQL when
+// DATABASE_URL is set, embedded PGlite otherwise), e2e (Chromium against the built app) and drills
+// (fault drills against production-build deployments of their own).
 export default defineConfig({
   resolve: { alias: { "@": root } },
   test: {
+    // expect.poll waits for something that will happen (a server action's result, a record's
+    // state): on a busy 2-core machine that can take seconds, so wait long enough that only a
+    // real failure, never load, ends the wait.
+    expect: { poll: { timeout: 15_000, interval: 100 } },
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" } },
       {

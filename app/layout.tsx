@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import "./globals.css";
 
@@ -7,7 +8,10 @@ export const metadata: Metadata = {
   description: "Governed MCP elicitation: endpoint, connect flow and operator console",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page is rendered per request: its scripts carry that response's CSP nonce (proxy.ts),
+  // which a page prerendered at build time could not.
+  await connection();
   return (
     <html lang="en">
       <body>

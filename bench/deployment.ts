@@ -4,6 +4,7 @@
 // Each instance is a single Node process (tsx as an import hook, not a wrapper process), so a
 // SIGKILL really kills the instance and its peak memory is that one process's.
 import { spawn, type ChildProcess } from "node:child_process";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -18,8 +19,13 @@ export const root = path.resolve(import.meta.dirname, "..");
 
 export interface Deployment {
   kind: "postgres" | "pglite";
-  /** Shared by every instance: development secrets (IdP keys, vault key) live here. */
+  /** The deployment's data directory (the embedded store lives here; instances use it unless given their own). */
   dataDir: string;
+  /**
+   * The keys every instance must share, as configuration (never a shared volume): session, connect
+   * nonce, vault, audit signing, metrics and the bundled providers' client secrets.
+   */
+  secrets: Record<string, string>;
   databaseUrl?: string;
   /** Opens the deployment's store from this process (PGlite: only while no instance runs). */
   open(): Promise<Store>;
@@ -64,6 +70,7 @@ export async function prepareDeployment(publicUrl: string, opts: { postgres?: st
   return {
     kind: config.kind === "postgres" ? "postgres" : "pglite",
     dataDir,
+    secrets: deploymentSecrets(),
     databaseUrl: config.kind === "postgres" ? config.url : undefined,
     open,
     dispose: async () => {
@@ -73,8 +80,26 @@ export async function prepareDeployment(publicUrl: string, opts: { postgres?: st
   };
 }
 
+/** Fresh random values for every key an instance needs (lib/config/secrets.ts, the vault, the signer). */
+export function deploymentSecrets(): Record<string, string> {
+  const rnd = () => randomBytes(32).toString("base64url");
+  const { privateKey } = generateKeyPairSync("ed25519");
+  return {
+    SESSION_SECRET: rnd(),
+    CONNECT_NONCE_KEY: rnd(),
+    METRICS_TOKEN: rnd(),
+    DEV_IDP_CONSOLE_CLIENT_SECRET: rnd(),
+    DEMO_DOWNSTREAM_CLIENT_SECRET: rnd(),
+    VAULT_KEY: randomBytes(32).toString("base64"),
+    VAULT_KEY_ID: "deployment-1",
+    AUDIT_SIGNING_KEY: privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
+  };
+}
+
 export interface Instance {
   port: number;
+  /** This instance's own DATA_DIR (the deployment's, unless started with ownDataDir). */
+  dataDir: string;
   baseUrl: string;
   child: ChildProcess;
   output(): string;
@@ -84,19 +109,29 @@ export interface Instance {
 }
 
 /** Starts `ctl serve` on the deployment; `publicUrl` defaults to the instance's own origin. */
-export async function startInstance(dep: Deployment, opts: { port?: number; publicUrl?: string; env?: Record<string, string> } = {}): Promise<Instance> {
+export async function startInstance(dep: Deployment, opts: { port?: number; publicUrl?: string; env?: Record<string, string>; ownDataDir?: boolean } = {}): Promise<Instance> {
   requireBuild();
   const port = opts.port ?? (await freePort());
   const baseUrl = `http://localhost:${port}`;
+  // An instance with its own data directory shares nothing on disk with the others: whatever they
+  // must agree on comes from the deployment's configured secrets (as on separate machines).
+  const dataDir = opts.ownDataDir ? fs.mkdtempSync(path.join(os.tmpdir(), "eg-instance-")) : dep.dataDir;
   const env = {
     ...process.env,
     NEXT_TELEMETRY_DISABLED: "1",
     APP_ENV: "development",
-    DATA_DIR: dep.dataDir,
+    ...dep.secrets,
+    DATA_DIR: dataDir,
     DATABASE_URL: dep.databaseUrl ?? "",
     APP_URL: opts.publicUrl ?? baseUrl,
     PORT: String(port),
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+    // Benchmarks and drills drive many clients from one loopback address: the abuse limits would
+    // refuse them. A run that tests the limits sets them in opts.env.
+    MCP_RATE_LIMIT_PER_ADDRESS: "100000000",
+    MCP_RATE_LIMIT_PER_SUBJECT: "100000000",
+    CONNECT_RATE_LIMIT_PER_ADDRESS: "100000000",
+    MCP_MAX_SESSIONS_PER_SUBJECT: "100000",
     ...opts.env,
   };
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "lib/cli/main.ts"), "serve", "--port", String(port)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -117,6 +152,7 @@ export async function startInstance(dep: Deployment, opts: { port?: number; publ
   }
   return {
     port,
+    dataDir,
     baseUrl,
     child,
     output: () => out,
@@ -128,6 +164,7 @@ export async function startInstance(dep: Deployment, opts: { port?: number; publ
     stop: async (signal = "SIGTERM") => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
+      if (dataDir !== dep.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -13,8 +13,8 @@ import { runLoad } from "./load-clients";
 import { reconcileLoad } from "./reconcile-load";
 import { percentile, round } from "./stats";
 
-export function tokenMinter(dataDir: string, publicUrl: string) {
-  const env = { ...process.env, DATA_DIR: dataDir, APP_URL: publicUrl, OIDC_ISSUER: "" };
+export function tokenMinter(dataDir: string, publicUrl: string, secrets: Record<string, string> = {}) {
+  const env = { ...process.env, ...secrets, DATA_DIR: dataDir, APP_URL: publicUrl, OIDC_ISSUER: "" };
   const provider = createDevProvider(env);
   const cache = new Map<string, Promise<string>>();
   // The client id selects the flow (lib/policy/resolve-flow.ts): ctl unless a client says otherwise.

@@ -1,3 +1,4 @@
+import { ScrollRegion } from "./scroll-region";
 import type { GroupHealth as HealthRow } from "@/lib/metrics/overview";
 
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : "-");
@@ -5,7 +6,7 @@ const secs = (s: number | null) => (s === null ? "-" : s < 120 ? `${s}s` : `${Ma
 
 export function HealthTable({ rows, by }: { rows: HealthRow[]; by: string }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollRegion label="Health by group">
       <table className="w-full text-left text-sm" data-testid="health-table">
         <caption className="sr-only">Outcome rates by {by}</caption>
         <thead>
@@ -32,6 +33,6 @@ export function HealthTable({ rows, by }: { rows: HealthRow[]; by: string }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { ScrollRegion } from "./scroll-region";
 import { flexRender, getCoreRowModel, useReactTable, type RowSelectionState } from "@tanstack/react-table";
 import { useActionState, useMemo, useState } from "react";
 import type { ActionResult } from "@/lib/auth/action-result";
@@ -42,7 +43,7 @@ export function RecordsTable({ rows, revoke, canRevoke }: { rows: RecordRow[]; r
           {result ? (result.ok ? `Revoked ${result.data.revoked}.` : `Refused: ${result.error}`) : ""}
         </span>
       </form>
-      <div className="overflow-x-auto">
+      <ScrollRegion label="Records table">
         <table className="w-full text-left text-sm" data-testid="records-table">
           <thead>
             {table.getHeaderGroups().map((hg) => (
@@ -68,7 +69,7 @@ export function RecordsTable({ rows, revoke, canRevoke }: { rows: RecordRow[]; r
           </tbody>
         </table>
         {rows.length === 0 ? <p className="p-4">No records match these filters.</p> : null}
-      </div>
+      </ScrollRegion>
     </div>
   );
 }

@@ -126,6 +126,25 @@ export const operators = pgTable(
   (t) => [index("operators_roles_idx").using("gin", t.roles)],
 );
 
+// Browser sessions (console and connect pages). The session cookie is a JWT (next-auth) that names
+// one of these rows; every request re-reads it, so signing out, an admin ending the sessions of an
+// operator, or expiry end the session on the server, not only in the browser that holds the cookie.
+export const consoleSessions = pgTable(
+  "console_sessions",
+  {
+    // 128-bit CSPRNG id, hex: carried inside the encrypted session cookie.
+    id: text("id").primaryKey(),
+    subject: text("subject").notNull(),
+    createdAt: tstz("created_at").notNull().defaultNow(),
+    expiresAt: tstz("expires_at").notNull(),
+    endedAt: tstz("ended_at"),
+    endedBy: text("ended_by"),
+    // signed_out | ended_by_admin
+    endReason: text("end_reason"),
+  },
+  (t) => [index("console_sessions_subject_idx").on(t.subject, t.endedAt)],
+);
+
 // ---------------------------------------------------------------------------------------------
 // MCP sessions: the capability manifest exactly as the client sent it.
 // ---------------------------------------------------------------------------------------------
@@ -151,6 +170,8 @@ export const mcpSessions = pgTable(
   (t) => [
     index("mcp_sessions_client_idx").on(t.clientName, t.clientVersion),
     index("mcp_sessions_created_idx").on(t.createdAt),
+    // The per-subject session cap counts a subject's open sessions on every initialize.
+    index("mcp_sessions_open_subject_idx").on(t.subject, t.tenantId, t.lastSeenAt).where(sql`closed_at is null`),
   ],
 );
 
@@ -483,9 +504,43 @@ export const auditLog = pgTable(
   ],
 );
 
+// ---------------------------------------------------------------------------------------------
+// Abuse limits. Rate-limit counters (rate-limiter-flexible's Drizzle store: column names are its
+// contract) and the coalesced counters of repeated denied page views. Keys are hashes of the
+// subject or client address, never the raw values.
+// ---------------------------------------------------------------------------------------------
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    points: integer("points").notNull().default(0),
+    expire: tstz("expire"),
+  },
+  (t) => [index("rate_limits_expire_idx").on(t.expire)],
+);
+
+export const auditCoalesce = pgTable(
+  "audit_coalesce",
+  {
+    key: text("key").primaryKey(),
+    windowStart: tstz("window_start").notNull(),
+    // Denials after the first one in the current window, not yet written to the audit log.
+    repeats: integer("repeats").notNull().default(0),
+    lastAt: tstz("last_at").notNull(),
+    actorType: actorType("actor_type").notNull(),
+    actorId: text("actor_id").notNull(),
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    detail: jsonb("detail").notNull(),
+  },
+  (t) => [index("audit_coalesce_pending_idx").on(t.windowStart).where(sql`repeats > 0`)],
+);
+
 export const schemaTables = {
   tenants,
   operators,
+  consoleSessions,
   mcpSessions,
   clientProfiles,
   flows,
@@ -500,11 +555,14 @@ export const schemaTables = {
   gateRuns,
   approvals,
   auditLog,
+  rateLimits,
+  auditCoalesce,
 };
 
 export type Tenant = typeof tenants.$inferSelect;
 export type Operator = typeof operators.$inferSelect;
 export type McpSession = typeof mcpSessions.$inferSelect;
+export type ConsoleSession = typeof consoleSessions.$inferSelect;
 export type Flow = typeof flows.$inferSelect;
 export type ClientProfile = typeof clientProfiles.$inferSelect;
 export type ElicitationRecord = typeof elicitationRecords.$inferSelect;

@@ -5,7 +5,7 @@ export const dynamic = "force-dynamic";
 function safeCallback(raw: string | string[] | undefined): string {
   const v = Array.isArray(raw) ? raw[0] : raw;
   // Only same-site paths: never an open redirect.
-  return v && v.startsWith("/") && !v.startsWith("//") ? v : "/console";
+  return v && /^\/(?![/\\])/.test(v) ? v : "/console";
 }
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

@@ -4,6 +4,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { operators } from "@/db/schema";
+import { auditCoalesced } from "@/lib/abuse/audit-coalesce";
+import { abuseConfig } from "@/lib/abuse/config";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAudit } from "@/lib/audit/writer";
 import { hasPermission, type Permission, type Role } from "./permissions";
@@ -35,17 +37,24 @@ export async function loadOperator(db: Db, subject: string): Promise<Operator | 
   return { subject: row.subject, displayName: row.displayName, roles: row.roles };
 }
 
-async function deny(db: Db, subject: string, permission: Permission, target: Target, why: string): Promise<never> {
-  await db.transaction((tx) =>
-    appendAudit(tx, {
-      actorType: "operator",
-      actorId: subject,
-      action: AUDIT_ACTIONS.accessDenied,
-      targetType: target.type,
-      targetId: target.id,
-      detail: { permission, reason: why },
-    }),
-  );
+export interface AuthorizeOptions {
+  /**
+   * A page view or other read (GET): repeated denials of the same view are coalesced in the audit
+   * log (first one written, repeats counted). Actions leave this unset: one entry per attempt.
+   */
+  view?: boolean;
+}
+
+async function deny(db: Db, subject: string, permission: Permission, target: Target, why: string, options: AuthorizeOptions): Promise<never> {
+  const entry = { actorType: "operator" as const, actorId: subject, action: AUDIT_ACTIONS.accessDenied, targetType: target.type, targetId: target.id, detail: { permission, reason: why } };
+  if (options.view) {
+    // A console page is a fixed target; any other target id comes from the URL, so it is left out
+    // of the key: random ids must not each open a new window.
+    const keyTarget = target.type === "console" ? `console:${target.id}` : `${target.type}:*`;
+    await auditCoalesced(db, entry, { actor: subject, action: entry.action, reason: `${permission}:${why}`, target: keyTarget }, abuseConfig().auditCoalesceWindowMs);
+  } else {
+    await db.transaction((tx) => appendAudit(tx, entry));
+  }
   throw new AuthError(`forbidden: ${permission} is not granted`, 403);
 }
 
@@ -53,10 +62,15 @@ async function deny(db: Db, subject: string, permission: Permission, target: Tar
  * Returns the operator when `subject` holds `permission`; otherwise audits the attempt and throws
  * a 403 AuthError. A subject that is signed in but not an operator (an end user) is refused too.
  */
-export async function authorize(db: Db, subject: string | null | undefined, permission: Permission, target: Target): Promise<Operator> {
+export async function authorize(db: Db, subject: string | null | undefined, permission: Permission, target: Target, options: AuthorizeOptions = {}): Promise<Operator> {
   if (!subject) throw new AuthError("sign-in required", 401);
   const operator = await loadOperator(db, subject);
-  if (!operator) return deny(db, subject, permission, target, "not an active operator");
-  if (!hasPermission(operator.roles, permission)) return deny(db, subject, permission, target, "role lacks permission");
+  if (!operator) return deny(db, subject, permission, target, "not an active operator", options);
+  if (!hasPermission(operator.roles, permission)) return deny(db, subject, permission, target, "role lacks permission", options);
   return operator;
+}
+
+/** Every operator, for the admins' operators page. */
+export async function listOperators(db: Db) {
+  return db.select().from(operators).orderBy(operators.subject);
 }

@@ -4,12 +4,15 @@
 // synced at sign-in through lib/auth/sign-in-sync.ts, and every request re-checks roles server-side.
 import type { NextAuthOptions } from "next-auth";
 import { getDb } from "@/db";
+import { endConsoleSession, startConsoleSession } from "./console-sessions";
 import { oidcConfig } from "./oidc-config";
 import { rolesFromClaim, type Role } from "./permissions";
 import { syncOperatorAtSignIn } from "./sign-in-sync";
 
 export interface SessionUser {
   sub: string;
+  /** The server-side session row this cookie names (lib/auth/console-sessions.ts). */
+  sid: string;
   name: string;
   roles: Role[];
   tenant: string | null;
@@ -56,12 +59,15 @@ export function authOptions(): NextAuthOptions {
           token.sub = String(p.sub);
           token.roles = rolesFromClaim(p[cfg.rolesClaim]);
           token.tenant = typeof p[cfg.tenantClaim] === "string" ? p[cfg.tenantClaim] : null;
+          // A new server-side session per sign-in: the cookie is only valid while its row is.
+          token.sid = await startConsoleSession(await getDb(), String(p.sub), cfg.sessionMaxAgeSeconds);
         }
         return token;
       },
       async session({ session, token }) {
         session.user = {
           sub: String(token.sub),
+          sid: typeof token.sid === "string" ? token.sid : "",
           name: String(token.name ?? token.sub),
           roles: (token.roles as Role[] | undefined) ?? [],
           tenant: (token.tenant as string | null | undefined) ?? null,
@@ -69,14 +75,24 @@ export function authOptions(): NextAuthOptions {
         return session;
       },
       async redirect({ url, baseUrl }) {
-        // Same-origin targets, and the issuer's end-session endpoint for sign-out.
-        if (url.startsWith("/")) return `${baseUrl}${url}`;
-        const target = new URL(url);
-        if (target.origin === baseUrl || target.origin === new URL(cfg.issuer).origin) return url;
+        // Same-origin paths, and the issuer's end-session endpoint for sign-out; anything else
+        // (another host, "//evil", "/\\evil", an unparseable URL such as a port that is not a
+        // number) goes home instead of failing the request.
+        if (/^\/(?![/\\])/.test(url)) return `${baseUrl}${url}`;
+        let target: URL;
+        try {
+          target = new URL(url);
+        } catch {
+          return baseUrl;
+        }
+        if (target.origin === baseUrl || target.origin === new URL(cfg.issuer).origin) return target.toString();
         return baseUrl;
       },
     },
     events: {
+      async signOut({ token }) {
+        if (token?.sub) await endConsoleSession(await getDb(), token.sid, String(token.sub));
+      },
       async signIn({ profile }) {
         if (!profile) return;
         const p = profile as Record<string, unknown>;

@@ -2,11 +2,9 @@
 // (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, and the claims that carry roles and tenant).
 // Without OIDC_ISSUER, the bundled development provider at APP_URL/oidc is used, and only outside
 // production unless DEV_IDP_ENABLED=true says otherwise. The `sub` claim is the identity everywhere.
-import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { dataDirFromEnv, type Env } from "@/db/config";
+import type { Env } from "@/db/config";
 import { isProduction } from "@/lib/config/app-env";
+import { requiredSecret } from "@/lib/config/secrets";
 
 export interface OidcConfig {
   issuer: string;
@@ -39,25 +37,13 @@ export function devIdpEnabled(env: Env = process.env): boolean {
   return true;
 }
 
-/** A random secret generated once into DATA_DIR/keys, for development only. */
-export function devSecret(name: string, env: Env = process.env): string {
-  const file = path.join(dataDirFromEnv(env), "keys", `${name}.secret`);
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    try {
-      fs.writeFileSync(file, crypto.randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
-  }
-  return fs.readFileSync(file, "utf8").trim();
-}
+// Development secrets live in lib/config/secrets.ts; re-exported for the modules that import them from here.
+export { devSecret } from "@/lib/config/secrets";
 
 export function oidcConfig(env: Env = process.env): OidcConfig {
   const base = appUrl(env);
   const dev = devIdpEnabled(env);
-  const sessionSecret = env.SESSION_SECRET?.trim() || (isProduction(env) ? "" : devSecret("session", env));
-  if (!sessionSecret) throw new Error("APP_ENV=production needs SESSION_SECRET");
+  const sessionSecret = requiredSecret("session", env);
   const common = {
     appUrl: base,
     mcpResource: env.MCP_RESOURCE?.trim() || `${base}/api/mcp`,
@@ -67,7 +53,7 @@ export function oidcConfig(env: Env = process.env): OidcConfig {
     sessionMaxAgeSeconds: Number(env.SESSION_MAX_AGE_SECONDS ?? 8 * 3600),
   };
   if (dev) {
-    return { ...common, issuer: `${base}/oidc`, clientId: DEV_CONSOLE_CLIENT_ID, clientSecret: devSecret("dev-console-client", env), devProvider: true };
+    return { ...common, issuer: `${base}/oidc`, clientId: DEV_CONSOLE_CLIENT_ID, clientSecret: requiredSecret("devConsoleClient", env), devProvider: true };
   }
   const clientId = env.OIDC_CLIENT_ID?.trim();
   const clientSecret = env.OIDC_CLIENT_SECRET?.trim();

@@ -1,5 +1,6 @@
 // For console pages: redirect to sign-in when nobody is signed in; otherwise the same server-side
-// permission check (and audited denial) as every action.
+// permission check as every action. A page view's denial is audited coalesced: the first in a
+// window is written, repeats are counted (lib/abuse/audit-coalesce.ts).
 import { redirect } from "next/navigation";
 import { getDb } from "@/db";
 import type { Db } from "@/db/client";
@@ -15,7 +16,7 @@ export async function pageAccess(permission: Permission, target: Target, path: s
   if (!user) redirect(`/sign-in?callbackUrl=${encodeURIComponent(path)}`);
   const db = await getDb();
   try {
-    return { ok: true, db, operator: await authorize(db, user.sub, permission, target), user };
+    return { ok: true, db, operator: await authorize(db, user.sub, permission, target, { view: true }), user };
   } catch (err) {
     if (err instanceof AuthError) return { ok: false, user, reason: err.message };
     throw err;

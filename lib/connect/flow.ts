@@ -5,9 +5,11 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { elicitationRecords, type ElicitationRecord } from "@/db/schema";
+import { auditCoalesced } from "@/lib/abuse/audit-coalesce";
+import { abuseConfig } from "@/lib/abuse/config";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAudit } from "@/lib/audit/writer";
-import { devSecret } from "@/lib/auth/oidc-config";
+import { requiredSecret } from "@/lib/config/secrets";
 import { notifyElicitationComplete } from "@/lib/mcp/live-sessions";
 import { getRecord, isRecordId, transition } from "@/lib/elicitation/records";
 import { logger } from "@/lib/log/logger";
@@ -34,31 +36,36 @@ export const PROBLEM_TEXT: Record<Problem, string> = {
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
-async function refuse(db: Db, user: BrowserUser, record: ElicitationRecord | undefined, id: string, problem: Problem): Promise<{ ok: false; problem: Problem }> {
-  await db.transaction((tx) =>
-    appendAudit(tx, { actorType: "subject", actorId: user.sub, action: problem === "mismatch" ? AUDIT_ACTIONS.connectMismatch : AUDIT_ACTIONS.connectRefused, targetType: "elicitation", targetId: record?.id ?? id.slice(0, 64), detail: { problem } }),
-  );
+/**
+ * Audits a refusal. A view (GET of the connect page) is coalesced: the first refusal of its kind in
+ * a window is written, repeats are counted (an id that names no record is not part of the key, so
+ * random ids cannot each open a window). Decisions (POST) write one entry per attempt.
+ */
+async function refuse(db: Db, user: BrowserUser, record: ElicitationRecord | undefined, id: string, problem: Problem, view = false): Promise<{ ok: false; problem: Problem }> {
+  const entry = { actorType: "subject" as const, actorId: user.sub, action: problem === "mismatch" ? AUDIT_ACTIONS.connectMismatch : AUDIT_ACTIONS.connectRefused, targetType: "elicitation", targetId: record?.id ?? id.slice(0, 64), detail: { problem } };
+  if (view) await auditCoalesced(db, entry, { actor: user.sub, action: entry.action, reason: problem, target: `elicitation:${record?.id ?? "*"}` }, abuseConfig().auditCoalesceWindowMs);
+  else await db.transaction((tx) => appendAudit(tx, entry));
   return { ok: false, problem };
 }
 
 /** Checks a record against the browser user; expires it on the way if its time is up. */
-async function check(db: Db, id: string, user: BrowserUser, allowed: ElicitationRecord["state"][]): Promise<{ ok: true; record: ElicitationRecord } | { ok: false; problem: Problem }> {
+async function check(db: Db, id: string, user: BrowserUser, allowed: ElicitationRecord["state"][], view = false): Promise<{ ok: true; record: ElicitationRecord } | { ok: false; problem: Problem }> {
   const record = isRecordId(id) ? await getRecord(db, id) : undefined;
-  if (!record || record.mode !== "url") return refuse(db, user, undefined, id, "not_found");
+  if (!record || record.mode !== "url") return refuse(db, user, undefined, id, "not_found", view);
   // Identity first: another user learns nothing about the record's state.
-  if (record.subject !== user.sub || (user.tenant !== null && record.tenantId !== user.tenant)) return refuse(db, user, record, id, "mismatch");
-  if (record.state === "revoked") return refuse(db, user, record, id, "revoked");
+  if (record.subject !== user.sub || (user.tenant !== null && record.tenantId !== user.tenant)) return refuse(db, user, record, id, "mismatch", view);
+  if (record.state === "revoked") return refuse(db, user, record, id, "revoked", view);
   if (record.expiresAt && record.expiresAt.getTime() <= Date.now()) {
     await transition(db, record.id, { from: ["sent", "accepted", "opened"], to: "expired", reason: "link expired" });
-    return refuse(db, user, record, id, "expired");
+    return refuse(db, user, record, id, "expired", view);
   }
-  if (record.state === "expired") return refuse(db, user, record, id, "expired");
-  if (!allowed.includes(record.state)) return refuse(db, user, record, id, record.state === "opened" ? "used" : "finished");
+  if (record.state === "expired") return refuse(db, user, record, id, "expired", view);
+  if (!allowed.includes(record.state)) return refuse(db, user, record, id, record.state === "opened" ? "used" : "finished", view);
   return { ok: true, record };
 }
 
 export async function connectView(db: Db, id: string, user: BrowserUser) {
-  const checked = await check(db, id, user, ["sent", "accepted"]);
+  const checked = await check(db, id, user, ["sent", "accepted"], true);
   if (!checked.ok) return checked;
   const { record } = checked;
   const provider = await providerInfo(db, record.providerId!);
@@ -70,7 +77,7 @@ export async function connectView(db: Db, id: string, user: BrowserUser) {
 
 function nonceFor(id: string, state: string): string {
   // Derived, so only its hash needs storing: the callback recomputes it from the returned state.
-  return createHmac("sha256", devSecret("connect-nonce")).update(`${id}.${state}`).digest("base64url");
+  return createHmac("sha256", requiredSecret("connectNonce")).update(`${id}.${state}`).digest("base64url");
 }
 
 /** Continue: single use. Returns the provider's authorization URL. */
@@ -110,7 +117,9 @@ export async function completeCallback(db: Db, query: URLSearchParams, user: Bro
   const state = query.get("state");
   const [record] = state ? await db.select().from(elicitationRecords).where(eq(elicitationRecords.stateHash, sha256(state))).limit(1) : [];
   if (!record || !state) {
-    await db.transaction((tx) => appendAudit(tx, { actorType: "subject", actorId: user.sub, action: AUDIT_ACTIONS.connectRefused, targetType: "elicitation", targetId: "unknown", detail: { problem: "unknown_state" } }));
+    // A callback naming no flow of ours changes nothing, like a view: coalesced.
+    const entry = { actorType: "subject" as const, actorId: user.sub, action: AUDIT_ACTIONS.connectRefused, targetType: "elicitation", targetId: "unknown", detail: { problem: "unknown_state" } };
+    await auditCoalesced(db, entry, { actor: user.sub, action: entry.action, reason: "unknown_state", target: "elicitation:*" }, abuseConfig().auditCoalesceWindowMs);
     return { ok: false, problem: "not_found" };
   }
   if (record.subject !== user.sub || (user.tenant !== null && record.tenantId !== user.tenant)) return refuse(db, user, record, record.id, "mismatch");

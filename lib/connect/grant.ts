@@ -9,7 +9,7 @@ import { countPreventedRepeat, recentRefusal } from "@/lib/elicitation/cooldown"
 import type { SecretNeed } from "@/lib/elicitation/needs";
 import { insertRecord, newRecordId, transition } from "@/lib/elicitation/records";
 import { decideRoute } from "@/lib/elicitation/router";
-import { WireAbortedError, WireTimeoutError } from "@/lib/elicitation/wire";
+import { CLIENT_DISCONNECTED, WireAbortedError, WireDisconnectedError, WireTimeoutError } from "@/lib/elicitation/wire";
 import { logger } from "@/lib/log/logger";
 import { policyView } from "@/lib/policy/policy-view";
 import { checkUrl } from "@/lib/policy/url-check";
@@ -109,7 +109,7 @@ async function offer(ctx: AskContext, id: string, url: string, need: SecretNeed,
   } catch (err) {
     if (reused) throw err;
     const timeout = err instanceof WireTimeoutError;
-    const reason = timeout ? "no answer within the timeout" : err instanceof WireAbortedError ? "the originating request was cancelled" : "the client refused the URL request";
+    const reason = timeout ? "no answer within the timeout" : err instanceof WireDisconnectedError ? CLIENT_DISCONNECTED : err instanceof WireAbortedError ? "the originating request was cancelled" : "the client refused the URL request";
     const to = timeout ? "timed_out" : err instanceof WireAbortedError ? "cancelled" : "failed";
     if (await transition(ctx.db, id, { from: ["sent"], to, reason })) {
       return to === "failed" ? { status: "failed", recordId: id, reason } : { status: to, recordId: id };

@@ -17,7 +17,7 @@ import type { DomainIssue, FieldNeed } from "./needs";
 import { insertRecord, newRecordId, transition, type RecordDraft } from "./records";
 import { decideRoute } from "./router";
 import { schemaHash, validateAgainstSchema } from "./schema-validation";
-import { WireAbortedError, WireRefusedError, WireTimeoutError, type WireAdapter } from "./wire";
+import { CLIENT_DISCONNECTED, WireAbortedError, WireDisconnectedError, WireRefusedError, WireTimeoutError, type WireAdapter } from "./wire";
 
 export interface AskContext {
   db: Db;
@@ -95,7 +95,8 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
       return { status: "timed_out", recordId: draft.id };
     }
     if (err instanceof WireAbortedError) {
-      await transition(db, draft.id, { from: ["sent"], to: "cancelled", reason: "the originating request was cancelled" });
+      const gone = err instanceof WireDisconnectedError;
+      await transition(db, draft.id, { from: ["sent"], to: "cancelled", reason: gone ? CLIENT_DISCONNECTED : "the originating request was cancelled", ...(gone ? { actor: { type: "system" as const, id: "client-disconnect" } } : {}) });
       return { status: "cancelled", recordId: draft.id };
     }
     const reason = err instanceof WireRefusedError ? err.message : "sending the request failed";

@@ -6,6 +6,8 @@
 // Each statement updates and writes the matching events together, guarded by the state it leaves.
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
+import { flushCoalescedAudit } from "@/lib/abuse/audit-coalesce";
+import { abuseConfig } from "@/lib/abuse/config";
 import { logger } from "@/lib/log/logger";
 import type { EngineConfig } from "./config";
 
@@ -57,6 +59,8 @@ export function startReconciler(db: Db, config: Pick<EngineConfig, "formTimeoutM
     if (running) return;
     running = true;
     reconcileStaleRecords(db, config)
+      // Counts of repeated denied views whose window has ended go to the audit log.
+      .then(() => flushCoalescedAudit(db, abuseConfig().auditCoalesceWindowMs))
       .catch((err: unknown) => logger.warn({ event: "records.reconcile_failed", error: err instanceof Error ? err.name : "error" }, "reconciliation failed; will retry"))
       .finally(() => (running = false));
   };

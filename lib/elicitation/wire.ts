@@ -16,6 +16,18 @@ export class WireAbortedError extends Error {
   override name = "WireAbortedError";
 }
 
+/**
+ * The client went away while the request was pending: the stream carrying the originating call
+ * closed, the client ended its session (DELETE), or the session was evicted as idle. Not a person's
+ * cancel: recorded as `cancelled` with the reason CLIENT_DISCONNECTED.
+ */
+export class WireDisconnectedError extends WireAbortedError {
+  override name = "WireDisconnectedError";
+}
+
+/** The event reason of a record cancelled because its client went away (issue 19). */
+export const CLIENT_DISCONNECTED = "client_disconnected";
+
 export class WireRefusedError extends Error {
   override name = "WireRefusedError";
   constructor(readonly code: number) {

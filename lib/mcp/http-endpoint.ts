@@ -2,26 +2,40 @@
 // SDK's Node transport directly from the app server (not through Next's router: lower latency,
 // and streaming responses stay under our control). One McpServer per session; a session is bound
 // to the subject and tenant that initialized it, and another user's token cannot drive it.
+//
+// Checks, in order (each refusal changes nothing and answers a JSON-RPC error with the request's
+// id): body within its cap (413) and JSON (400); Origin (403) before anything else, so a page on a
+// foreign origin learns nothing, not even whether its token is valid; the client address's rate
+// (429); the bearer token (401); the subject's rate (429); then the session (404 / 400), and for
+// an initialize the subject's cap on open sessions (429).
 import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import { storeFailureOf, storeFailureText } from "@/db/errors";
+import { clientAddress } from "@/lib/abuse/client-address";
+import type { RequestLimiter } from "@/lib/abuse/rate-limiter";
 import { BearerError, bearerChallenge, type McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { logger } from "@/lib/log/logger";
 import { directPolicy, type PolicySource } from "@/lib/policy/policy-source";
+import { clientPresence, requestIdsOf, type ClientPresence } from "./client-presence";
+import { startIdleSweeper, sweepIdleSessions, type SweptSession } from "./idle-sweeper";
+import { writeJsonRpcError } from "./jsonrpc-error";
 import { liveSessions } from "./live-sessions";
+import { originAllowed } from "./origin-guard";
 import { buildMcpServer } from "./server";
-import { closeSession, recordSession } from "./session-records";
+import { admitSession, closeSession, forgetSession, type SessionCap } from "./session-records";
 
 const MAX_BODY = 1024 * 1024;
 
-interface LiveSession {
+interface LiveSession extends SweptSession {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
   principal: McpPrincipal;
+  presence: ClientPresence;
 }
 
 const sessions = liveSessions<LiveSession>();
@@ -33,27 +47,46 @@ export interface McpEndpointOptions {
   /** The server's cached policy; without one, every decision reads the store. */
   policy?: PolicySource;
   instanceId: string;
+  /** Exact origins a browser page may call from (APP_URL's and MCP_ALLOWED_ORIGINS). */
+  allowedOrigins: ReadonlySet<string>;
+  sessionCap: SessionCap;
+  limiter: RequestLimiter;
+  trustProxy: boolean;
 }
 
-function jsonRpcError(res: http.ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
-}
+export type McpEndpoint = ((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) & {
+  /** Evicts idle sessions now (the timer does it every quarter of the idle time). */
+  sweep(): Promise<{ evicted: number }>;
+  close(): void;
+};
+
+class BodyTooLarge extends Error {}
 
 async function readJson(req: http.IncomingMessage): Promise<unknown> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > MAX_BODY) throw new BodyTooLarge();
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new RangeError("body too large");
+    if (size > MAX_BODY) throw new BodyTooLarge();
     chunks.push(chunk as Buffer);
   }
   return JSON.parse(Buffer.concat(chunks).toString("utf8"));
 }
 
-export function createMcpEndpoint(options: McpEndpointOptions) {
+export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
+  const evict = async (id: string, live: LiveSession) => {
+    sessions.delete(id);
+    // Pending elicitations end as "client went away" before the transport's close aborts them.
+    live.presence.end();
+    await live.server.close().catch(() => {});
+    await closeSession(await options.db(), id);
+  };
+  const sweeperOptions = { db: options.db, idleMs: options.sessionCap.idleMs, sessions, evict };
+  const stopSweeper = startIdleSweeper(sweeperOptions);
   const handle = endpointHandler(options);
-  return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+  const endpoint = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     try {
       await handle(req, res);
     } catch (err) {
@@ -62,78 +95,144 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       const failure = storeFailureOf(err);
       if (!failure) throw err;
       logger.error({ event: "mcp.store_failure", store: failure }, "MCP request failed on the store");
-      if (!res.headersSent) jsonRpcError(res, 503, -32603, `service unavailable: ${storeFailureText(failure)}; nothing was done, retry in a moment`, { "retry-after": "2" });
+      if (!res.headersSent) writeJsonRpcError(res, 503, -32603, `service unavailable: ${storeFailureText(failure)}; nothing was done, retry in a moment`, undefined, { "retry-after": "2" });
       else res.end();
     }
   };
+  return Object.assign(endpoint, { sweep: () => sweepIdleSessions(sweeperOptions), close: stopSweeper });
+}
+
+/**
+ * Counts a POST as in flight until its response ends (a session waiting on a person is busy), and
+ * watches that response: closed before it finished, the client is gone from its calls.
+ */
+function track(live: LiveSession, req: http.IncomingMessage, res: http.ServerResponse, body: unknown): void {
+  live.lastActivity = Date.now();
+  if (req.method !== "POST") return;
+  live.presence.watch(requestIdsOf(body), res);
+  live.inFlight += 1;
+  res.once("close", () => {
+    live.inFlight -= 1;
+    live.lastActivity = Date.now();
+  });
 }
 
 function endpointHandler(options: McpEndpointOptions) {
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    // The body first (bounded), so every error below can carry the request's id.
+    let body: unknown;
+    if (req.method === "POST") {
+      try {
+        body = await readJson(req);
+      } catch (err) {
+        if (err instanceof BodyTooLarge) {
+          res.shouldKeepAlive = false;
+          return writeJsonRpcError(res, 413, -32600, "request too large", undefined, { connection: "close" });
+        }
+        return writeJsonRpcError(res, 400, -32700, "parse error: body is not JSON");
+      }
+    }
+    const fail = (status: number, code: number, message: string, headers: Record<string, string> = {}) => writeJsonRpcError(res, status, code, message, body, headers);
+
+    if (!originAllowed(req.headers.origin, options.allowedOrigins)) {
+      logger.info({ event: "mcp.origin_refused" }, "request from a foreign origin refused");
+      return fail(403, -32000, "forbidden: requests from this origin are not allowed");
+    }
+
+    const byAddress = await options.limiter.consume("address", clientAddress(req, options.trustProxy));
+    if (!byAddress.ok) return fail(429, -32000, byAddress.message, { "retry-after": String(byAddress.retryAfterSeconds) });
+
     let principal: McpPrincipal;
     try {
       principal = await options.verify(req.headers.authorization);
     } catch (err) {
       const bearer = err instanceof BearerError ? err : undefined;
       logger.info({ event: "mcp.auth_refused", reason: bearer?.message ?? "verifier error" }, "bearer refused");
-      return jsonRpcError(res, 401, -32001, bearer ? `unauthorized: ${bearer.message}` : "unauthorized", { "www-authenticate": bearerChallenge(options.resource, bearer) });
+      return fail(401, -32001, bearer ? `unauthorized: ${bearer.message}` : "unauthorized", { "www-authenticate": bearerChallenge(options.resource, bearer) });
     }
 
-    let body: unknown;
-    if (req.method === "POST") {
-      try {
-        body = await readJson(req);
-      } catch (err) {
-        return err instanceof RangeError ? jsonRpcError(res, 413, -32600, "request too large") : jsonRpcError(res, 400, -32700, "parse error: body is not JSON");
-      }
-    }
+    const bySubject = await options.limiter.consume("subject", `${principal.tenant}\u0000${principal.subject}`);
+    if (!bySubject.ok) return fail(429, -32000, bySubject.message, { "retry-after": String(bySubject.retryAfterSeconds) });
 
     const sid = req.headers["mcp-session-id"];
     if (typeof sid === "string") {
       const live = sessions.get(sid);
       // Unknown, or someone else's: the same answer, so session ids cannot be probed.
       if (!live || live.principal.subject !== principal.subject || live.principal.tenant !== principal.tenant) {
-        return jsonRpcError(res, 404, -32001, "session not found");
+        return fail(404, -32001, "session not found");
       }
       live.principal = principal;
+      track(live, req, res, body);
       return live.transport.handleRequest(Object.assign(req, { auth: authInfo(principal) }), res, body);
     }
 
     if (req.method !== "POST" || !isInitializeRequest(body)) {
-      return jsonRpcError(res, 400, -32600, "no session: send initialize first");
+      return fail(400, -32600, "no session: send initialize first");
     }
+    // The transport's own checks of an initialize's headers, made before the session is admitted
+    // (and recorded) so a refused initialize leaves nothing behind: same conditions, same codes.
+    const accept = req.headers.accept ?? "";
+    if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
+      return fail(406, -32000, "Not Acceptable: Client must accept both application/json and text/event-stream");
+    }
+    if (!isJsonContentType(req.headers["content-type"] ?? null)) return fail(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     const init = body;
     const db = await options.db();
-    const live = { principal } as LiveSession;
     const requested = init.params.protocolVersion;
     const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
-    live.transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: async (id) => {
-        sessions.set(id, live);
-        await recordSession(db, {
-          id,
-          subject: principal.subject,
-          tenantId: principal.tenant,
-          clientName: init.params.clientInfo.name,
-          clientVersion: init.params.clientInfo.version,
-          protocolVersion,
-          // Exactly as sent, including an empty `elicitation: {}`.
-          capabilities: init.params.capabilities as Record<string, unknown>,
-          instanceId: options.instanceId,
-        });
+    // The id is chosen here so the session is admitted (and recorded) before the transport runs.
+    const id = randomUUID();
+    const admitted = await admitSession(
+      db,
+      {
+        id,
+        subject: principal.subject,
+        tenantId: principal.tenant,
+        clientName: init.params.clientInfo.name,
+        clientVersion: init.params.clientInfo.version,
+        protocolVersion,
+        // Exactly as sent, including an empty `elicitation: {}`.
+        capabilities: init.params.capabilities as Record<string, unknown>,
+        instanceId: options.instanceId,
       },
-      onsessionclosed: async (id) => {
-        sessions.delete(id);
-        await closeSession(db, id);
+      options.sessionCap,
+    );
+    if (!admitted.ok) {
+      logger.info({ event: "mcp.session_cap", open: admitted.open }, "session refused: subject at its cap");
+      return fail(429, -32000, `too many open sessions: this account already has ${admitted.open} (the limit); close one (HTTP DELETE) or retry after ${admitted.retryAfterSeconds} s, when the oldest idle one is closed`, {
+        "retry-after": String(admitted.retryAfterSeconds),
+      });
+    }
+    const now = Date.now();
+    const live = { principal, lastActivity: now, persistedActivity: now, inFlight: 0, presence: clientPresence() } as LiveSession;
+    live.transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, live);
+      },
+      onsessionclosed: async (sessionId) => {
+        // DELETE: the client ended its session; whatever it left pending ends now.
+        live.presence.end();
+        sessions.delete(sessionId);
+        await closeSession(db, sessionId);
       },
     });
     live.transport.onclose = () => {
+      live.presence.end();
       if (live.transport.sessionId) sessions.delete(live.transport.sessionId);
     };
-    live.server = buildMcpServer({ principal: live.principal, db, policy: options.policy ?? directPolicy(db), sessionId: () => live.transport.sessionId, protocolVersion: () => protocolVersion });
+    live.server = buildMcpServer({ principal: live.principal, db, policy: options.policy ?? directPolicy(db), sessionId: () => live.transport.sessionId, protocolVersion: () => protocolVersion, clientGone: (requestId) => live.presence.signal(requestId) });
     await live.server.connect(live.transport);
-    await live.transport.handleRequest(Object.assign(req, { auth: authInfo(principal) }), res, body);
+    track(live, req, res, body);
+    try {
+      await live.transport.handleRequest(Object.assign(req, { auth: authInfo(principal) }), res, body);
+    } finally {
+      // The transport refused the initialize (say, a client that accepts no event stream): no session.
+      if (!live.transport.sessionId) {
+        await live.server.close().catch(() => {});
+        await forgetSession(db, id);
+      }
+    }
   };
 }
 

@@ -32,6 +32,8 @@ export interface SessionContext {
   sessionId: () => string | undefined;
   /** The protocol version negotiated at initialize. */
   protocolVersion: () => string;
+  /** Aborts when the client goes away from this call (its stream closed) or from the session. */
+  clientGone?: (requestId: string | number) => AbortSignal;
 }
 
 export function buildMcpServer(ctx: SessionContext): McpServer {
@@ -77,7 +79,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
       const clientName = client?.name ?? "unknown";
       const flow = await resolveFlow(flowContext, wf);
       const session = { id: ctx.sessionId() ?? null, clientName, clientVersion: client?.version ?? "unknown", protocolVersion: ctx.protocolVersion(), modes };
-      const wire = wire20251125(server, { requestId: extra.requestId, signal: extra.signal, protocolVersion: session.protocolVersion });
+      const wire = wire20251125(server, { requestId: extra.requestId, signal: extra.signal, protocolVersion: session.protocolVersion, clientGone: ctx.clientGone?.(extra.requestId) });
       const config = engineConfig();
       const ask: AskContext = { db: ctx.db, subject: ctx.principal.subject, tenantId: ctx.principal.tenant, session, request: { method: "tools/call", id: String(extra.requestId), toolName: wf.name }, flow, policy: ctx.policy, wire, config };
       const runtime: WorkflowRuntime = {

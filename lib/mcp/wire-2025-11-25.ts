@@ -4,18 +4,21 @@
 // signal. It uses the low-level request, not elicitInput, so the engine validates answers itself.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ElicitResultSchema, ErrorCode, McpError, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { WireAbortedError, WireRefusedError, WireTimeoutError, type FormAnswer, type WireAdapter } from "@/lib/elicitation/wire";
+import { WireAbortedError, WireDisconnectedError, WireRefusedError, WireTimeoutError, type FormAnswer, type WireAdapter } from "@/lib/elicitation/wire";
 
-export function wire20251125(server: McpServer, origin: { requestId: RequestId; signal: AbortSignal; protocolVersion: string }): WireAdapter {
+export function wire20251125(server: McpServer, origin: { requestId: RequestId; signal: AbortSignal; protocolVersion: string; clientGone?: AbortSignal }): WireAdapter {
   const send = async (params: Record<string, unknown>, timeoutMs: number) => {
     try {
       return await server.server.request({ method: "elicitation/create", params: params as never }, ElicitResultSchema, {
         relatedRequestId: origin.requestId,
-        signal: origin.signal,
+        // The client going away (its stream closed, its session ended or evicted) ends the wait at once.
+        signal: origin.clientGone ? AbortSignal.any([origin.signal, origin.clientGone]) : origin.signal,
         timeout: timeoutMs,
         maxTotalTimeout: timeoutMs,
       });
     } catch (err) {
+      // Checked first: closing a session also aborts the SDK's request signal.
+      if (origin.clientGone?.aborted) throw new WireDisconnectedError("the client went away");
       if (origin.signal.aborted) throw new WireAbortedError("the originating request was cancelled");
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) throw new WireTimeoutError("no answer within the timeout");
       if (err instanceof McpError) throw new WireRefusedError(err.code);

@@ -1,8 +1,11 @@
 // The URL check for URL-mode elicitation: every URL the engine emits and every origin an admin
 // allowlists passes through it. Blocks non-HTTPS schemes (loopback HTTP only in development),
-// userinfo, and credentials or personal data in the query or fragment; warns on hosts a person
-// cannot read reliably (punycode, IDN, mixed scripts, IP literals), showing both forms.
+// userinfo, URLs that parsers disagree on (url-authority.ts), and credentials or personal data in
+// the query or fragment; warns on hosts a person cannot read reliably (punycode, IDN, mixed
+// scripts, IP literals, another domain inside the host), showing both forms.
 import { domainToUnicode } from "node:url";
+import { credentialShape } from "@/lib/elicitation/credential-scan";
+import { authorityFindings, rawTextFindings } from "./url-authority";
 
 export type UrlVerdict = "allow" | "warn" | "block";
 
@@ -22,7 +25,6 @@ export interface UrlCheck {
 const CREDENTIAL_PARAM = /^(?:access_?token|id_?token|refresh_?token|token|auth|authorization|bearer|jwt|password|passwd|pwd|secret|client_?secret|api_?key|apikey|key|session|session_?id|sid|sig|signature|code|otp|pin|credentials?)$/i;
 const PII_PARAM = /^(?:e?-?mail|email_?address|phone|tel|mobile|name|first_?name|last_?name|full_?name|user_?name|username|login|ssn|dob|birth_?date|address|iban|card)$/i;
 const EMAIL_VALUE = /[^\s@]+@[^\s@]+\.[^\s@]+/;
-const TOKENISH_VALUE = /eyJ[A-Za-z0-9_-]{5,}\.|gh[pousr]_[A-Za-z0-9]{20,}|sk-[A-Za-z0-9]{16,}|xox[abprs]-/;
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 export function isLoopbackHost(hostname: string): boolean {
@@ -46,11 +48,14 @@ export function checkUrl(raw: string, options: { dev?: boolean } = {}): UrlCheck
   const reasons: UrlReason[] = [];
   const block = (code: string, detail: string) => reasons.push({ code, severity: "block", detail });
   const warn = (code: string, detail: string) => reasons.push({ code, severity: "warn", detail });
+  // The raw text is judged as given (no trim): what a parser would silently repair is a finding.
+  reasons.push(...rawTextFindings(raw));
   let url: URL;
   try {
-    url = new URL(raw.trim());
+    url = new URL(raw);
   } catch {
-    return { verdict: "block", host: null, unicodeHost: null, reasons: [{ code: "unparseable", severity: "block", detail: "not a valid absolute URL" }] };
+    reasons.push({ code: "unparseable", severity: "block", detail: "not a valid absolute URL" });
+    return { verdict: "block", host: null, unicodeHost: null, reasons };
   }
   const hostname = url.hostname;
   const bare = hostname.replace(/^\[|\]$/g, "");
@@ -63,11 +68,25 @@ export function checkUrl(raw: string, options: { dev?: boolean } = {}): UrlCheck
     block("scheme", `scheme ${url.protocol.replace(/:$/, "")} is not allowed; only https`);
   }
   if (url.username || url.password) block("userinfo", "credentials in the URL (user:pass@host) are not allowed");
+  if (url.protocol === "https:" || url.protocol === "http:") {
+    for (const f of authorityFindings(raw, url)) if (!reasons.some((r) => r.code === f.code)) reasons.push(f);
+  }
 
   const params = [...url.searchParams.entries(), ...new URLSearchParams(url.hash.replace(/^#/, "")).entries()];
   for (const [key, value] of params) {
-    if (CREDENTIAL_PARAM.test(key) || TOKENISH_VALUE.test(value)) block("credential_in_url", `parameter "${key}" carries a credential`);
+    // The same detector as form answers (gitleaks' rules after normalisation), on the decoded
+    // value and on "key=value" so assignment-shaped secrets are seen too.
+    if (CREDENTIAL_PARAM.test(key) || credentialShape(value) || credentialShape(`${key}=${value}`)) block("credential_in_url", `parameter "${key}" carries a credential`);
     else if (PII_PARAM.test(key) || EMAIL_VALUE.test(value)) block("pii_in_url", `parameter "${key}" carries personal data`);
+  }
+  for (const segment of url.pathname.split("/")) {
+    let decoded = segment;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      // a malformed escape is left as typed; it can still be checked as text
+    }
+    if (decoded && credentialShape(decoded)) block("credential_in_url", "a path segment carries a credential");
   }
 
   if (hostname && (url.protocol === "https:" || url.protocol === "http:")) {

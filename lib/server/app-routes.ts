@@ -7,12 +7,21 @@ import { createDevIdpHandler } from "@/lib/auth/dev-idp/mount";
 import { createDevProvider } from "@/lib/auth/dev-idp/provider";
 import { clientIdClaimsFromEnv, createBearerVerifier, protectedResourceMetadata } from "@/lib/auth/mcp-bearer";
 import { oidcConfig } from "@/lib/auth/oidc-config";
+import { abuseConfig } from "@/lib/abuse/config";
+import { guardConnectRequest, isConnectPath } from "@/lib/abuse/connect-guard";
+import { requestLimiter } from "@/lib/abuse/rate-limiter";
 import { createMcpEndpoint } from "@/lib/mcp/http-endpoint";
+import { allowedOriginSet } from "@/lib/mcp/origin-guard";
 import type { Db } from "@/db/client";
 import { newFlowStage } from "@/lib/policy/new-flow-stage";
 import type { PolicySource } from "@/lib/policy/policy-source";
 
-export type RouteHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>;
+export type RouteHandler = ((req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>) & {
+  /** Stops this handler's timers (idle-session sweep). */
+  close?: () => void;
+  /** Evicts idle MCP sessions now, as the timer does every quarter of the idle time. */
+  sweepIdleSessions?: () => Promise<{ evicted: number }>;
+};
 
 export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): RouteHandler {
   const cfg = oidcConfig();
@@ -25,16 +34,28 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
   const downstreamApi = cfg.devProvider ? createDownstreamApi() : undefined;
   const mcpPath = new URL(cfg.mcpResource).pathname;
   const metadata = JSON.stringify(protectedResourceMetadata(cfg.mcpResource, cfg.issuer));
+  const limits = abuseConfig();
+  const window = { windowMs: limits.rateWindowMs };
   const mcp = createMcpEndpoint({
     verify: createBearerVerifier({ issuer: cfg.issuer, audience: cfg.mcpResource, tenantClaim: cfg.tenantClaim, clientIdClaims: clientIdClaimsFromEnv() }),
     resource: cfg.mcpResource,
     db,
     policy,
     instanceId: `${process.pid}-${randomBytes(4).toString("hex")}`,
+    allowedOrigins: allowedOriginSet(cfg.appUrl, limits.mcpAllowedOrigins),
+    sessionCap: { maxPerSubject: limits.maxSessionsPerSubject, idleMs: limits.sessionIdleMs },
+    limiter: requestLimiter(db, { name: "mcp", label: "MCP requests", perSubject: limits.mcpRatePerSubject, perAddress: limits.mcpRatePerAddress, ...window }),
+    trustProxy: limits.trustProxy,
   });
+  const connectGuard = {
+    limiter: requestLimiter(db, { name: "connect", label: "connect requests", perSubject: limits.connectRatePerSubject, perAddress: limits.connectRatePerAddress, ...window }),
+    trustProxy: limits.trustProxy,
+    sessionSecret: cfg.sessionSecret,
+    secureCookie: cfg.appUrl.startsWith("https://"),
+  };
   const appHost = new URL(cfg.appUrl).host;
 
-  return async (req, res) => {
+  const routes: RouteHandler = async (req, res) => {
     const path = (req.url ?? "/").split("?")[0]!;
     if (devIdp && (await devIdp(req, res))) return true;
     if (downstreamApi && path === `${DOWNSTREAM_PREFIX}/api/repos`) {
@@ -52,6 +73,7 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
       await mcp(req, res);
       return true;
     }
+    if (isConnectPath(path) && (await guardConnectRequest(req, res, connectGuard))) return true;
     // Browser pages on another host name than APP_URL would lose their sign-in cookies
     // half-way through the OAuth round trip: send them to the canonical host first.
     if ((req.method === "GET" || req.method === "HEAD") && req.headers.host && req.headers.host !== appHost && !path.startsWith("/api/") && !path.startsWith("/_next/")) {
@@ -61,4 +83,7 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
     }
     return false;
   };
+  routes.close = () => mcp.close();
+  routes.sweepIdleSessions = () => mcp.sweep();
+  return routes;
 }

@@ -26,7 +26,8 @@ describe.skipIf(!postgresUrl)("drill: instance killed mid-connect", () => {
     const publicPort = await freePort();
     const publicUrl = `http://localhost:${publicPort}`;
     dep = await prepareDeployment(publicUrl, { postgres: postgresUrl });
-    const [providers, a, b] = await Promise.all([0, 1, 2].map(() => startInstance(dep, { publicUrl })));
+    // Each instance has its own data directory: what they share is configuration (dep.secrets).
+    const [providers, a, b] = await Promise.all([0, 1, 2].map(() => startInstance(dep, { publicUrl, ownDataDir: true })));
     instances.push(providers!, a!, b!);
     lb = await startBalancer({ port: publicPort, appPort: a!.port, fixed: [{ prefix: "/oidc", port: providers!.port }, { prefix: "/dev/downstream", port: providers!.port }] });
   });
@@ -37,8 +38,10 @@ describe.skipIf(!postgresUrl)("drill: instance killed mid-connect", () => {
   });
 
   it("lets the surviving instance complete the flow, with exactly one grant", async () => {
-    const [, a, b] = instances as [Instance, Instance, Instance];
-    const token = await tokenMinter(dep.dataDir, lb.url)("user-alice-1001");
+    const [providers, a, b] = instances as [Instance, Instance, Instance];
+    expect(new Set(instances.map((i) => i.dataDir)).size).toBe(3);
+    // Tokens are signed with the identity provider's keys, which live in its own data directory.
+    const token = await tokenMinter(providers.dataDir, lb.url, dep.secrets)("user-alice-1001");
     const opts = { name: "drill-failover", capabilities: { elicitation: { url: {} } }, answer: () => ({ action: "accept" as const }) };
     const c1 = await connectClient(`${lb.url}/api/mcp`, token, opts);
     const first = await c1.call("list_repositories");

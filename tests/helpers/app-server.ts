@@ -10,6 +10,7 @@ import { createAppRoutes } from "@/lib/server/app-routes";
 
 export interface TestAppServer {
   baseUrl: string;
+  routes: ReturnType<typeof createAppRoutes>;
   dataDir: string;
   close(): Promise<void>;
 }
@@ -36,10 +37,47 @@ export async function startAppServer(db: Db): Promise<TestAppServer> {
   return {
     baseUrl,
     dataDir,
+    routes,
     close: async () => {
+      routes.close?.();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A second app instance on the same store (another "process" as far as the routes know: its own
+ * endpoint, limiter and sweeper), configured by the current environment plus `env` while it is
+ * created. APP_URL stays the first server's, so the same tokens are valid on both.
+ */
+export async function startExtraInstance(db: Db, env: Record<string, string | undefined> = {}): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  let routes: ReturnType<typeof createAppRoutes>;
+  try {
+    routes = createAppRoutes(async () => db);
+  } finally {
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  }
+  const server = http.createServer((req, res) => {
+    routes(req, res)
+      .then((done) => {
+        if (!done) res.writeHead(404).end();
+      })
+      .catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: async () => {
+      routes.close?.();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

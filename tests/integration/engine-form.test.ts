@@ -86,7 +86,7 @@ describe("answers", () => {
     ["a missing required field", { format: "pdf" }, [{ field: "environment", keyword: "required" }]],
     ["a field the form did not ask for", { ...VALID, extra_secret_field: "x" }, [{ field: "(unexpected)", keyword: "additionalProperties" }]],
     ["a range in the wrong order (domain rule)", { ...VALID, from: "2026-10-31", to: "2026-10-01" }, [{ field: "to", keyword: "order" }]],
-    ["a credential pasted into a harmless field", { ...VALID, title: "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB" }, [{ field: "title", keyword: "credential_like:known_token" }]],
+    ["a credential pasted into a harmless field", { ...VALID, title: "ghp_R7fK2mQ9xL4vT8nW1pZ6cY3bH5jD0sGtEu9a" }, [{ field: "title", keyword: "credential_like:known_token" }]],
     ["a card number pasted into a harmless field", { ...VALID, title: "4111 1111 1111 1111" }, [{ field: "title", keyword: "credential_like:card_number" }]],
   ])("rejects %s and records it by field and keyword", async (_name, content, errors) => {
     const { subject, token } = await freshUser();

@@ -1,4 +1,4 @@
-// Migrations 0004-0006 move existing flows from "workflow x clientInfo name" to "workflow x client
+// The client-profiles, flows-by-profile and flows-drop-client-name migrations move existing flows from "workflow x clientInfo name" to "workflow x client
 // profile" on a store that already has flows: ids that are valid profile ids keep their flow and
 // stage, anything else becomes an unselectable legacy profile, and a flow a client pre-created by
 // calling itself "unregistered" is reset to off, so it cannot pre-set the stage every unmapped
@@ -17,11 +17,11 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "eg-mig-flows-"));
 let store: Store;
 
 beforeAll(async () => {
-  // The migrations as they were before client profiles: 0000-0003 only.
+  // The migrations as they were before client profiles.
   const before = path.join(tmp, "migrations");
   fs.cpSync(migrationsFolder, before, { recursive: true });
   const journal = JSON.parse(fs.readFileSync(path.join(before, "meta/_journal.json"), "utf8")) as { entries: Array<{ tag: string }> };
-  const cut = journal.entries.findIndex((e) => e.tag.startsWith("0004_"));
+  const cut = journal.entries.findIndex((e) => e.tag.endsWith("_client-profiles"));
   expect(cut).toBeGreaterThan(0);
   journal.entries = journal.entries.slice(0, cut);
   fs.writeFileSync(path.join(before, "meta/_journal.json"), JSON.stringify(journal));

@@ -5,8 +5,8 @@ import { sql } from "drizzle-orm";
 import { createTestStore, requirePostgresInCi, type TestStore } from "../helpers/test-store";
 
 const EXPECTED_TABLES = [
-  "approvals", "audit_log", "client_profiles", "downstream_connections", "elicitation_events", "elicitation_records", "flows", "gate_runs",
-  "kill_switch_events", "kill_switches", "mcp_sessions", "operators", "origins", "providers", "record_rollup", "tenants", "vault_secrets",
+  "approvals", "audit_coalesce", "audit_log", "client_profiles", "console_sessions", "downstream_connections", "elicitation_events", "elicitation_records", "flows", "gate_runs",
+  "kill_switch_events", "kill_switches", "mcp_sessions", "operators", "origins", "providers", "rate_limits", "record_rollup", "tenants", "vault_secrets",
 ];
 
 async function tablesOf(t: TestStore): Promise<string[]> {

@@ -5,7 +5,8 @@
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from "jose";
 import type Provider from "oidc-provider";
 import type { Env } from "@/db/config";
-import { appUrl, devSecret } from "@/lib/auth/oidc-config";
+import { appUrl } from "@/lib/auth/oidc-config";
+import { requiredSecret } from "@/lib/config/secrets";
 import { devJwks } from "./keys";
 import { createProviderFor } from "./provider";
 
@@ -19,7 +20,7 @@ export function downstreamUrls(env: Env = process.env) {
     issuer: `${base}${DOWNSTREAM_PREFIX}`,
     api: `${base}${DOWNSTREAM_PREFIX}/api`,
     redirectUri: `${base}/connect/callback`,
-    clientSecret: devSecret("downstream-client", env),
+    clientSecret: requiredSecret("demoDownstreamClient", env),
   };
 }
 

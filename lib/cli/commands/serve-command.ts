@@ -6,7 +6,8 @@ import { openStore } from "@/db/client";
 import { storeConfigFromEnv } from "@/db/config";
 import { migrateStore } from "@/db/migrate";
 import { isStoreEmpty, seedDemo } from "@/lib/demo/seed";
-import { serve } from "@/lib/server/serve";
+import { drainGraceMs } from "@/lib/server/lifecycle";
+import { serve, type Served } from "@/lib/server/serve";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { isLoopbackHost } from "@/lib/policy/url-check";
 import { parse, positiveInt } from "../args";
@@ -27,14 +28,15 @@ export async function serveCommand(argv: string[], demo: boolean): Promise<numbe
   }
   const config = storeConfigFromEnv();
   const store = await openStore(config, { purpose: demo ? "npm run demo" : "ctl serve" });
-  let server;
+  let served: Served;
+  const graceMs = drainGraceMs();
   try {
     await migrateStore(store, config);
     if (demo && (await isStoreEmpty(store.db))) {
       const summary = await seedDemo(store.db, { records: positiveInt("records", values.records, 2000) });
       process.stdout.write(`seeded demo data: ${summary.records} records, ${summary.auditEntries} audit entries\n`);
     }
-    server = await serve({ port, hostname, dir, store, controlDir: config.kind === "pglite" ? config.dataDir : undefined });
+    served = await serve({ port, hostname, dir, store, controlDir: config.kind === "pglite" ? config.dataDir : undefined });
   } catch (err) {
     await store.close();
     throw err;
@@ -42,12 +44,24 @@ export async function serveCommand(argv: string[], demo: boolean): Promise<numbe
   const where = `http://${hostname === "127.0.0.1" || hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`;
   process.stdout.write(`\nElicitation gateway ${demo ? "demo " : ""}ready on ${where} (store: ${store.kind} ${store.location})\nPress Ctrl+C to stop.\n`);
   await new Promise<void>((resolve) => {
-    const stop = () => {
+    const { server, lifecycle } = served;
+    // SIGTERM (a rolling restart): drain first, readiness fails at once, in-flight requests get
+    // DRAIN_GRACE_SECONDS. SIGINT (Ctrl+C in a terminal): the same, and a second one stops at once.
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) {
+        server.closeAllConnections();
+        return;
+      }
+      stopping = true;
+      process.stdout.write(`${signal}: draining (up to ${Math.round(graceMs / 1000)} s for ${lifecycle.inflight} request(s) in flight)\n`);
+      const { finished, left } = await lifecycle.drain(graceMs);
+      if (!finished) process.stdout.write(`grace period over; closing ${left} request(s) still in flight\n`);
       server.close(() => resolve());
       server.closeAllConnections();
     };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    process.on("SIGINT", () => void stop("SIGINT"));
+    process.once("SIGTERM", () => void stop("SIGTERM"));
   });
   await store.close();
   return 0;

@@ -1,19 +1,22 @@
+import { ScrollRegion } from "@/components/scroll-region";
 import Link from "next/link";
 import { EvidenceVerifyForm } from "@/components/evidence-verify-form";
 import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { listAudit } from "@/lib/audit/queries";
 import { pageAccess } from "@/lib/auth/page-guard";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
+import { one, safeWholeNumber } from "@/lib/http/params";
 
 export const dynamic = "force-dynamic";
 
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const access = await pageAccess(PERMISSIONS.auditRead, { type: "console", id: "audit" }, "/console/audit");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const sp = await searchParams;
-  const action = sp.action && /^[a-z_]+\.[a-z_]+$/.test(sp.action) ? sp.action : undefined;
-  const actor = sp.actor?.slice(0, 200) || undefined;
-  const before = sp.before && /^\d+$/.test(sp.before) ? Number(sp.before) : undefined;
+  const rawAction = one(sp.action);
+  const action = rawAction && /^[a-z_]{1,40}\.[a-z_]{1,40}$/.test(rawAction) ? rawAction : undefined;
+  const actor = one(sp.actor)?.slice(0, 200) || undefined;
+  const before = safeWholeNumber(one(sp.before));
   const rows = await listAudit(access.db, { action, actorId: actor, beforeSeq: before, limit: 100 });
   const last = rows[rows.length - 1];
   const next = rows.length === 100 && last ? `/console/audit?${new URLSearchParams({ ...(action ? { action } : {}), ...(actor ? { actor } : {}), before: String(last.seq) })}` : null;
@@ -34,7 +37,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <button className="rounded border border-slate-500 px-3 py-1">Apply</button>
         {action || actor ? <Link className="underline" href="/console/audit">Clear filters</Link> : null}
       </form>
-      <div className="mt-4 overflow-x-auto">
+      <ScrollRegion label="Audit log entries" className="mt-4">
         <table className="w-full text-left text-sm" data-testid="audit-table">
           <thead>
             <tr className="border-b border-slate-300 dark:border-slate-700">
@@ -50,14 +53,14 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 <td className="px-2 py-1 font-mono text-xs">{e.ts.toISOString()}</td>
                 <td className="px-2 py-1">{e.actorType} <span className="font-mono text-xs">{e.actorId}</span></td>
                 <td className="px-2 py-1 font-mono text-xs">{e.action}</td>
-                <td className="px-2 py-1 font-mono text-xs">{e.targetType}:{e.targetId}</td>
+                <td className="max-w-xs px-2 py-1 font-mono text-xs break-all">{e.targetType}:{e.targetId}</td>
                 <td className="px-2 py-1 font-mono text-xs break-all">{JSON.stringify(e.detail)}</td>
                 <td className="px-2 py-1 font-mono text-xs" title={e.hash}>{e.hash.slice(0, 12)}…</td>
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       {next ? (
         <p className="mt-2">
           <Link className="underline" href={next}>Older entries</Link>

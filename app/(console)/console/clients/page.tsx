@@ -1,4 +1,5 @@
 import { RemoveClientProfileForm, SetClientProfileForm } from "@/components/client-profile-forms";
+import { ScrollRegion } from "@/components/scroll-region";
 import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { pageAccess } from "@/lib/auth/page-guard";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
@@ -24,7 +25,8 @@ export default async function ClientsPage() {
         <p className="text-sm text-slate-700 dark:text-slate-300">
           Flows are keyed on these profiles. A token&apos;s verified OAuth client id (<code>client_id</code>, else <code>azp</code>) selects its profile; any client id not mapped here, such as a dynamically registered one, belongs to <code>unregistered</code>. What a client calls itself never matters.
         </p>
-        <table className="mt-2 w-full text-left text-sm" data-testid="client-profiles-table">
+        <ScrollRegion label="Client profiles table" className="mt-2">
+        <table className="w-full text-left text-sm" data-testid="client-profiles-table">
           <thead>
             <tr className="border-b border-slate-300 dark:border-slate-700">
               {["OAuth client id", "Profile", "Display name", "Mapped by", "State", ...(canManage ? ["Action"] : [])].map((h) => (
@@ -45,11 +47,12 @@ export default async function ClientsPage() {
             ))}
           </tbody>
         </table>
+        </ScrollRegion>
         {canManage ? <div className="mt-2"><SetClientProfileForm action={setClientProfileFormAction} /></div> : null}
       </section>
       <h2 className="mt-6 text-lg font-semibold">Observed client software</h2>
       <p className="text-sm text-slate-700 dark:text-slate-300">What each client version declared at initialize in this deployment, and how its elicitations fared. Trust the declarations, not the product name.</p>
-      <div className="mt-4 overflow-x-auto">
+      <ScrollRegion label="Clients table" className="mt-4">
         <table className="w-full text-left text-sm" data-testid="clients-table">
           <thead>
             <tr className="border-b border-slate-300 dark:border-slate-700">
@@ -75,7 +78,7 @@ export default async function ClientsPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </main>
   );
 }

@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import { readGuard } from "@/lib/auth/read-guard";
 import { runOperatorAction } from "@/lib/auth/operator-action";
 import { PERMISSIONS } from "@/lib/auth/permissions";
+import { sameOriginOnly } from "@/lib/auth/request-guard";
 import { activeKillSwitches } from "@/lib/policy/kill-switch";
 import { killSwitchAction } from "@/lib/policy/kill-switch-actions";
 
@@ -13,8 +14,8 @@ export async function GET() {
   return NextResponse.json({ ok: true, data: await activeKillSwitches(guard.db) });
 }
 
-export async function POST(req: Request) {
+export const POST = sameOriginOnly("json", async (req: Request) => {
   const body = await req.json().catch(() => null);
   const { status, result } = await runOperatorAction(killSwitchAction, body);
   return NextResponse.json(result, { status });
-}
+});

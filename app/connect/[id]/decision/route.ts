@@ -1,19 +1,19 @@
 import { getDb } from "@/db";
 import { currentUser } from "@/lib/auth/session";
 import { oidcConfig } from "@/lib/auth/oidc-config";
-import { isSameOriginPost } from "@/lib/auth/same-origin";
+import { sameOriginOnly } from "@/lib/auth/request-guard";
 import { continueConnect, declineConnect } from "@/lib/connect/flow";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(req: Request, ctx: { params: Promise<{ id: string }> }) {
+export const POST = sameOriginOnly("form", async (req: Request, ctx: { params: Promise<{ id: string }> }) => {
   const { id } = await ctx.params;
   const base = oidcConfig().appUrl;
   const go = (path: string) => Response.redirect(new URL(path, base), 303);
-  if (!isSameOriginPost(req, base)) return new Response("cross-site request refused", { status: 403 });
   const user = await currentUser();
   if (!user) return go(`/sign-in?callbackUrl=${encodeURIComponent(`/connect/${id}`)}`);
-  const action = (await req.formData()).get("action");
+  // A body that is not a form (wrong content type, truncated) is simply no action: 400 below.
+  const action = (await req.formData().catch(() => null))?.get("action");
   const db = await getDb();
   const who = { sub: user.sub, tenant: user.tenant };
   if (action === "continue") {
@@ -25,4 +25,4 @@ export async function POST(req: Request, ctx: { params: Promise<{ id: string }> 
     return r.ok ? go(`/connect/done?result=${action === "decline" ? "declined" : "cancelled"}`) : go(`/connect/problem?reason=${r.problem}`);
   }
   return new Response("unknown action", { status: 400 });
-}
+});

@@ -4,12 +4,13 @@ import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAudit } from "@/lib/audit/writer";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { readGuard } from "@/lib/auth/read-guard";
+import { sameOriginOnly } from "@/lib/auth/request-guard";
 
 export const dynamic = "force-dynamic";
 
 const MAX_UPLOAD = 512 * 1024 * 1024;
 
-export async function POST(req: Request) {
+export const POST = sameOriginOnly("upload", async (req: Request) => {
   const guard = await readGuard(PERMISSIONS.auditVerify, { type: "audit_log", id: "verify" });
   if (!guard.ok) return NextResponse.json(guard.result, { status: guard.status });
   if (Number(req.headers.get("content-length") ?? 0) > MAX_UPLOAD) return NextResponse.json({ ok: false, error: "upload too large" }, { status: 413 });
@@ -22,4 +23,4 @@ export async function POST(req: Request) {
     appendAudit(tx, { actorType: "operator", actorId: guard.operator.subject, action: AUDIT_ACTIONS.auditVerified, targetType: "evidence", targetId: "upload", detail: { ok: report.ok, count: report.count, ...(report.ok ? {} : { problem: report.problem.slice(0, 200) }) } }),
   );
   return NextResponse.json({ ok: true, data: report });
-}
+});

@@ -1,0 +1,18 @@
+// The console's "end this operator's sessions" control (admins): every live browser session of the
+// subject ends on the server at once; the cookies they hold stop working on the next request.
+import { z } from "zod";
+import { endSessionsOf } from "./console-sessions";
+import type { OperatorActionSpec } from "./operator-action";
+import { PERMISSIONS } from "./permissions";
+
+export const endSessionsInput = z.object({
+  subject: z.string().trim().min(1).max(200),
+  reason: z.string().trim().min(3, "a reason is required").max(200),
+});
+
+export const endSessionsAction: OperatorActionSpec<typeof endSessionsInput, { ended: number }> = {
+  permission: PERMISSIONS.operatorsManage,
+  schema: endSessionsInput,
+  target: (input) => ({ type: "operator", id: input.subject }),
+  run: ({ db, operator, input }) => endSessionsOf(db, operator.subject, input.subject, input.reason),
+};
