@@ -41,6 +41,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The official MCP conformance suite (Node 22 and the suite installed into .cache/).
+          name: "conformance",
+          include: ["tests/conformance/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 900_000,
+          hookTimeout: 300_000,
+          pool: "forks",
+        },
+      },
+      {
+        extends: true,
+        test: {
           // Fault drills against production-build deployments of their own (tests/drills).
           name: "drills",
           include: ["tests/drills/**/*.test.ts"],

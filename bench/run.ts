@@ -12,6 +12,7 @@ import { migrateStore } from "@/db/migrate";
 import { seedDemo } from "@/lib/demo/seed";
 import { consoleQueries, seedSyntheticRecords } from "./console-queries";
 import { elicitationOverhead } from "./elicitation-overhead";
+import { elicitationOverheadModern } from "./elicitation-overhead-modern";
 import { evidence, seedAudit } from "./evidence";
 import { killSwitchPropagation } from "./kill-switch-propagation";
 import { bulkRevocation } from "./revocation";
@@ -71,6 +72,7 @@ async function main() {
     if (wanted("overhead")) {
       log("elicitation overhead...");
       results.push(...(await elicitationOverhead(store, { calls: sizes.calls, rounds: sizes.rounds })));
+      results.push(...(await elicitationOverheadModern(store, { calls: sizes.calls, rounds: sizes.rounds })));
     }
     if (wanted("export")) {
       log(`seeding ${sizes.audit.toLocaleString("en-US")} audit entries...`);

@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS = {
   gateRecorded: "gate.recorded",
   originAdded: "origin.added",
   originRemoved: "origin.removed",
+  requestStateRefused: "request_state.refused",
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

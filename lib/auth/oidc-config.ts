@@ -4,6 +4,7 @@
 // production unless DEV_IDP_ENABLED=true says otherwise. The `sub` claim is the identity everywhere.
 import type { Env } from "@/db/config";
 import { isProduction } from "@/lib/config/app-env";
+import { authorityFindings, rawTextFindings } from "@/lib/policy/url-authority";
 import { requiredSecret } from "@/lib/config/secrets";
 
 export interface OidcConfig {
@@ -25,7 +26,18 @@ export const DEV_CONSOLE_CLIENT_ID = "console";
 
 export function appUrl(env: Env = process.env): string {
   const raw = env.APP_URL?.trim() || `http://localhost:${env.PORT?.trim() || "3000"}`;
-  const u = new URL(raw);
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new Error(`APP_URL is not an absolute URL: "${raw}"`);
+  }
+  // The one public origin must read the same to every parser: a setting such as
+  // "https://connect.example.com\@evil.example" is refused, never silently cut to an origin.
+  const ambiguous = [...rawTextFindings(raw), ...authorityFindings(raw, u)].filter((f) => f.severity === "block");
+  if (ambiguous.length || (u.protocol !== "https:" && u.protocol !== "http:")) {
+    throw new Error(`APP_URL "${raw}" is not a plain http(s) origin: ${ambiguous.map((f) => f.code).join(", ") || "scheme"}`);
+  }
   return u.origin;
 }
 

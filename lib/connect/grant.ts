@@ -2,14 +2,14 @@
 // so a retried call never creates a second grant: an active connection is used; a pending,
 // unexpired record for the same owner, tool and provider is offered again (same id); only then is
 // a new record written and a URL elicitation sent. Nothing secret ever passes through the client.
-import { and, desc, eq, gt, inArray } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull } from "drizzle-orm";
 import { elicitationRecords } from "@/db/schema";
 import { recordBasics, type AskContext } from "@/lib/elicitation/engine";
 import { countPreventedRepeat, recentRefusal } from "@/lib/elicitation/cooldown";
 import type { SecretNeed } from "@/lib/elicitation/needs";
 import { insertRecord, newRecordId, transition } from "@/lib/elicitation/records";
 import { decideRoute } from "@/lib/elicitation/router";
-import { CLIENT_DISCONNECTED, WireAbortedError, WireDisconnectedError, WireTimeoutError } from "@/lib/elicitation/wire";
+import { CLIENT_DISCONNECTED, WireAbortedError, WireDisconnectedError, WireSuspendedError, WireTimeoutError, type ResumedAnswer } from "@/lib/elicitation/wire";
 import { logger } from "@/lib/log/logger";
 import { policyView } from "@/lib/policy/policy-view";
 import { checkUrl } from "@/lib/policy/url-check";
@@ -19,7 +19,8 @@ import { assertRedirectAllowed, providerInfo, RegistryError } from "./registry";
 
 export type GrantOutcome =
   | { status: "connected"; connectionId: number }
-  | { status: "pending"; recordId: string; reused: boolean }
+  /** `connectUrl`: the link, when this call did not show it (a client without URL mode). */
+  | { status: "pending"; recordId: string; reused: boolean; connectUrl?: string }
   | { status: "declined" | "cancelled" | "timed_out"; recordId: string }
   | { status: "repeat_prevented"; recordId: string; previous: "declined" | "cancelled" }
   | { status: "blocked" | "fallback" | "failed"; recordId: string; reason: string };
@@ -27,6 +28,10 @@ export type GrantOutcome =
 export async function ensureGrant(ctx: AskContext, need: SecretNeed): Promise<GrantOutcome> {
   const { db } = ctx;
   if (!need.providerId) throw new Error(`${need.key}: a grant needs a provider`);
+  // A multi-round-trip retry carrying the answer to an earlier URL ask: record it at that record,
+  // then reconcile from the store (the browser callback, not the answer, completes a grant).
+  const resumed = ctx.wire.resumed?.("url", need.key);
+  if (resumed?.kind === "url") return settleResumedUrl(ctx, resumed, need);
   const existing = await activeConnection(db, { subject: ctx.subject, tenantId: ctx.tenantId, providerId: need.providerId });
   if (existing) return { status: "connected", connectionId: existing.id };
 
@@ -49,9 +54,14 @@ export async function ensureGrant(ctx: AskContext, need: SecretNeed): Promise<Gr
   if (pending) {
     // Offer the same link again (unless the user is already at the provider); never a new record.
     if (pending.state !== "opened" && ctx.session.modes.url) {
-      await offer(ctx, pending.id, cfg.connectUrl(pending.id), need, true).catch(() => undefined);
+      await offer(ctx, pending.id, cfg.connectUrl(pending.id), need, true).catch((err: unknown) => {
+        // Multi-round-trip: the same link goes out again as an input request, same id.
+        if (err instanceof WireSuspendedError) throw err;
+      });
+      return { status: "pending", recordId: pending.id, reused: true };
     }
-    return { status: "pending", recordId: pending.id, reused: true };
+    // Not shown by this call: give the person the same link (bound to them at the connect page).
+    return { status: "pending", recordId: pending.id, reused: true, connectUrl: cfg.connectUrl(pending.id) };
   }
 
   const earlier = await recentRefusal(db, { subject: ctx.subject, tenantId: ctx.tenantId, toolName: ctx.request.toolName, cooldownMs: ctx.config.cooldownMs });
@@ -105,9 +115,9 @@ async function reconcile(ctx: AskContext, id: string, need: SecretNeed): Promise
 async function offer(ctx: AskContext, id: string, url: string, need: SecretNeed, reused: boolean, providerName = need.providerId): Promise<GrantOutcome> {
   let answer;
   try {
-    answer = await ctx.wire.askUrl({ message: `${need.purpose}. Open the link to connect ${providerName} in your browser; you will sign in there, not here.`, elicitationId: id, url }, { timeoutMs: ctx.config.formTimeoutMs });
+    answer = await ctx.wire.askUrl({ message: `${need.purpose}. Open the link to connect ${providerName} in your browser; you will sign in there, not here.`, elicitationId: id, url }, { timeoutMs: ctx.config.formTimeoutMs, step: { recordId: id, needKey: need.key } });
   } catch (err) {
-    if (reused) throw err;
+    if (reused || err instanceof WireSuspendedError) throw err;
     const timeout = err instanceof WireTimeoutError;
     const reason = timeout ? "no answer within the timeout" : err instanceof WireDisconnectedError ? CLIENT_DISCONNECTED : err instanceof WireAbortedError ? "the originating request was cancelled" : "the client refused the URL request";
     const to = timeout ? "timed_out" : err instanceof WireAbortedError ? "cancelled" : "failed";
@@ -126,4 +136,24 @@ async function offer(ctx: AskContext, id: string, url: string, need: SecretNeed,
   const to = answer.action === "decline" ? "declined" : "cancelled";
   await transition(ctx.db, id, { from: ["sent", "accepted"], to, actor: { type: "subject", id: ctx.subject }, set });
   return { status: to, recordId: id };
+}
+
+/**
+ * The URL answer a multi-round-trip retry carried. `accept` is consent to open the link (recorded
+ * once, by the guarded transition or, when the browser already moved the record on, by filling the
+ * empty answer slot); decline and cancel end a record still in flight. Then the store decides:
+ * a grant the callback stored is used, otherwise the record is still pending. Nothing is created.
+ */
+async function settleResumedUrl(ctx: AskContext, resumed: Extract<ResumedAnswer, { kind: "url" }>, need: SecretNeed): Promise<GrantOutcome> {
+  const id = resumed.recordId;
+  const set = { respondedAt: new Date(), ...(resumed.answer.droppedContent ? { droppedContentCount: 1 } : {}) };
+  const actor = { type: "subject" as const, id: ctx.subject };
+  if (resumed.answer.action === "accept") {
+    const moved = await transition(ctx.db, id, { from: ["sent"], to: "accepted", actor, set, detail: { content_dropped: resumed.answer.droppedContent } });
+    if (!moved) await ctx.db.update(elicitationRecords).set(set).where(and(eq(elicitationRecords.id, id), isNull(elicitationRecords.respondedAt)));
+    return reconcile(ctx, id, need);
+  }
+  const to = resumed.answer.action === "decline" ? "declined" : "cancelled";
+  if (await transition(ctx.db, id, { from: ["sent", "accepted"], to, actor, set })) return { status: to, recordId: id };
+  return reconcile(ctx, id, need);
 }

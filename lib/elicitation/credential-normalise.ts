@@ -1,8 +1,8 @@
 // Normalises text before the credential rules look at it, so that a secret cannot slip past by
 // looking different to a regex while staying the same to a person (or to the service that accepts
 // it once the characters are cleaned up): compatibility forms (fullwidth letters, ligatures) fold to
-// ASCII with NFKC; invisible format characters (zero-width space/joiners, bidi controls, soft
-// hyphen: Unicode category Cf) are removed; and inside a word that mixes Latin with Cyrillic or
+// ASCII with NFKC; invisible characters (zero-width space/joiners, bidi controls, soft hyphen:
+// Unicode category Cf; variation selectors and fillers) are removed; and inside a word that mixes Latin with Cyrillic or
 // Greek, look-alike letters become their Latin twins. Words written wholly in Cyrillic or Greek
 // (Ukrainian, Russian, Greek text) are left as they are, so ordinary text is not rewritten.
 
@@ -24,9 +24,13 @@ function unconfuseWord(word: string): string {
   return out;
 }
 
+// Drawn as nothing but not category Cf: variation selectors, the combining grapheme joiner and the
+// Hangul fillers.
+const INVISIBLE = /[\p{Cf}\u034f\u115f\u1160\u3164\uffa0\p{Variation_Selector}]/gu;
+
 /** The text as the rules see it. Never logged or stored: it is the secret, if there is one. */
 export function normaliseForScan(text: string): string {
-  const folded = text.normalize("NFKC").replace(/\p{Cf}/gu, "");
+  const folded = text.normalize("NFKC").replace(INVISIBLE, "");
   return folded.replace(/[^\s]+/g, unconfuseWord);
 }
 

@@ -17,7 +17,7 @@ import type { DomainIssue, FieldNeed } from "./needs";
 import { insertRecord, newRecordId, transition, type RecordDraft } from "./records";
 import { decideRoute } from "./router";
 import { schemaHash, validateAgainstSchema } from "./schema-validation";
-import { CLIENT_DISCONNECTED, WireAbortedError, WireDisconnectedError, WireRefusedError, WireTimeoutError, type WireAdapter } from "./wire";
+import { CLIENT_DISCONNECTED, WireAbortedError, WireDisconnectedError, WireRefusedError, WireSuspendedError, WireTimeoutError, type FormAnswer, type WireAdapter } from "./wire";
 
 export interface AskContext {
   db: Db;
@@ -62,6 +62,11 @@ export function recordBasics(ctx: AskContext, id: string, purpose: string, decis
 
 export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutcome> {
   const { db } = ctx;
+  // A multi-round-trip retry carrying the answer to an earlier ask: continue at that record. The
+  // cool-down, lint and route were decided when it was written; nothing new is written here.
+  const resumed = ctx.wire.resumed?.("form", need.key);
+  if (resumed?.kind === "form") return settleFormAnswer(ctx, need, resumed.recordId, resumed.answer, true);
+
   const earlier = await recentRefusal(db, { subject: ctx.subject, tenantId: ctx.tenantId, toolName: ctx.request.toolName, cooldownMs: ctx.config.cooldownMs });
   if (earlier) {
     await countPreventedRepeat(db, earlier.id);
@@ -82,14 +87,18 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
   logger.info({ event: "elicitation.decided", record: draft.id, tool: draft.toolName, flow: ctx.flow.id, route: decision.route, reason: decision.reason }, "elicitation routed");
   if (decision.route !== "form") {
     await insertRecord(db, draft, "not_sent", { lint: lint.reasons.map((r) => `${r.code}:${r.field ?? "-"}`) });
+    // No form mode and no way round: a wire that can name the missing capability says so.
+    if (decision.route === "fallback" && !ctx.flow.setupUrl) ctx.wire.unavailable?.({ kind: "form", recordId: draft.id, needKey: need.key, params });
     return { status: decision.route === "fallback" ? "fallback" : "blocked", recordId: draft.id, reason: decision.reason };
   }
 
   await insertRecord(db, draft, "sent");
   let answer;
   try {
-    answer = await ctx.wire.askForm(params, { timeoutMs: ctx.config.formTimeoutMs });
+    answer = await ctx.wire.askForm(params, { timeoutMs: ctx.config.formTimeoutMs, step: { recordId: draft.id, needKey: need.key } });
   } catch (err) {
+    // Multi-round-trip: the call ends here and the record stays `sent` until the retry.
+    if (err instanceof WireSuspendedError) throw err;
     if (err instanceof WireTimeoutError) {
       await transition(db, draft.id, { from: ["sent"], to: "timed_out", reason: "no answer within the timeout" });
       return { status: "timed_out", recordId: draft.id };
@@ -103,12 +112,27 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
     await transition(db, draft.id, { from: ["sent"], to: "failed", reason });
     return { status: "failed", recordId: draft.id, reason };
   }
+  return settleFormAnswer(ctx, need, draft.id, answer, false);
+}
 
+/** What a record in flight already answered says when a second answer for it arrives. */
+const ALREADY_ANSWERED = "this request was already answered; call the tool again to start over";
+
+/**
+ * Records the person's answer and validates accepted content exactly the same way whichever wire
+ * carried it: the schema that was sent (no extra properties), credential shapes, the domain rules.
+ * `guarded`: the answer came in a later request, so losing the race for the `sent` record (a
+ * concurrent replay) means this answer is refused rather than used twice.
+ */
+async function settleFormAnswer(ctx: AskContext, need: FieldNeed, recordId: string, answer: FormAnswer, guarded: boolean): Promise<AskOutcome> {
+  const { db } = ctx;
   const respondedAt = new Date();
+  const lost = (moved: boolean) => guarded && !moved;
   if (answer.action === "decline" || answer.action === "cancel") {
     const to = answer.action === "decline" ? "declined" : "cancelled";
-    await transition(db, draft.id, { from: ["sent"], to, actor: { type: "subject", id: ctx.subject }, set: { respondedAt } });
-    return { status: to, recordId: draft.id };
+    const moved = await transition(db, recordId, { from: ["sent"], to, actor: { type: "subject", id: ctx.subject }, set: { respondedAt } });
+    if (lost(moved)) return { status: "failed", recordId, reason: ALREADY_ANSWERED };
+    return { status: to, recordId };
   }
 
   const content = answer.content ?? {};
@@ -116,7 +140,7 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
   if (errors.length === 0) errors = scanContent(content);
   if (errors.length === 0 && need.validate) errors = await need.validate(content);
   if (errors.length > 0) {
-    await transition(db, draft.id, {
+    const moved = await transition(db, recordId, {
       from: ["sent"],
       via: ["accepted"],
       to: "validation_failed",
@@ -124,9 +148,11 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
       set: { respondedAt, validationErrors: errors },
       detail: { fields: [...new Set(errors.map((e) => e.field))], keywords: [...new Set(errors.map((e) => e.keyword))] },
     });
-    logger.info({ event: "elicitation.rejected", record: draft.id, errors }, "answer rejected");
-    return { status: "invalid", recordId: draft.id, errors };
+    if (lost(moved)) return { status: "failed", recordId, reason: ALREADY_ANSWERED };
+    logger.info({ event: "elicitation.rejected", record: recordId, errors }, "answer rejected");
+    return { status: "invalid", recordId, errors };
   }
-  await transition(db, draft.id, { from: ["sent"], via: ["accepted"], to: "completed", actor: { type: "subject", id: ctx.subject }, set: { respondedAt }, detail: { fields: Object.keys(content) } });
-  return { status: "answered", recordId: draft.id, content };
+  const moved = await transition(db, recordId, { from: ["sent"], via: ["accepted"], to: "completed", actor: { type: "subject", id: ctx.subject }, set: { respondedAt }, detail: { fields: Object.keys(content) } });
+  if (lost(moved)) return { status: "failed", recordId, reason: ALREADY_ANSWERED };
+  return { status: "answered", recordId, content };
 }

@@ -1,6 +1,11 @@
 // The engine's one "ask the user" step is independent of the wire. A wire adapter turns it into a
-// protocol message: for 2025-11-25 an `elicitation/create` request tied to the originating
-// tools/call; an MRTR adapter (2026-07-28) would turn it into `inputRequests` instead.
+// protocol message:
+// - 2025-11-25 (lib/mcp/wire-2025-11-25.ts): an `elicitation/create` request tied to the
+//   originating tools/call, awaited in the same call;
+// - 2026-07-28 (lib/mcp/modern/wire-2026-07-28.ts): multi-round-trip. The ask ends the call
+//   (WireSuspendedError becomes an `input_required` result with a sealed requestState); the
+//   client's retry carries the answer, and the adapter hands it back through `resumed()`, so the
+//   engine continues at the same record instead of writing a new one.
 import type { FormSchema } from "./needs";
 
 export interface FormAnswer {
@@ -41,9 +46,56 @@ export interface UrlAnswer {
   droppedContent: boolean;
 }
 
+/** Which record and which need an ask belongs to: what a multi-round-trip wire binds its state to. */
+export interface AskStep {
+  recordId: string;
+  needKey: string;
+}
+
+export type SuspendedAsk =
+  | (AskStep & { kind: "form"; params: { message: string; requestedSchema: FormSchema } })
+  | (AskStep & { kind: "url"; params: { message: string; url: string } });
+
+/**
+ * Thrown by a multi-round-trip wire instead of waiting: the call ends here and the answer arrives
+ * in a later request. The record stays `sent`; the engine and workflows let it pass untouched.
+ */
+export class WireSuspendedError extends Error {
+  override name = "WireSuspendedError";
+  constructor(readonly ask: SuspendedAsk) {
+    super("the answer arrives in a later request");
+  }
+}
+
+/**
+ * Thrown by a wire that can name the capability a client lacks (2026-07-28: error -32021) when
+ * the router found no way to ask this client and the flow offers no way round. The record says
+ * so (`not_sent`, fallback) exactly as in the other era.
+ */
+export class WireCapabilityMissingError extends Error {
+  override name = "WireCapabilityMissingError";
+  constructor(readonly ask: SuspendedAsk) {
+    super("the client declared no capability this ask needs");
+  }
+}
+
+/** Errors a wire uses to end the call itself; they pass through the engine and the workflows. */
+export function endsCallOnWire(err: unknown): err is WireSuspendedError | WireCapabilityMissingError {
+  return err instanceof WireSuspendedError || err instanceof WireCapabilityMissingError;
+}
+
+export type ResumedAnswer = (AskStep & { kind: "form"; answer: FormAnswer }) | (AskStep & { kind: "url"; answer: UrlAnswer });
+
 export interface WireAdapter {
   /** Sends a form elicitation and waits for the answer. Throws the Wire* errors above. */
-  askForm(params: { message: string; requestedSchema: FormSchema }, options: { timeoutMs: number }): Promise<FormAnswer>;
+  askForm(params: { message: string; requestedSchema: FormSchema }, options: { timeoutMs: number; step: AskStep }): Promise<FormAnswer>;
   /** Sends a URL elicitation; `accept` means only that the user agreed to open the link. */
-  askUrl(params: { message: string; elicitationId: string; url: string }, options: { timeoutMs: number }): Promise<UrlAnswer>;
+  askUrl(params: { message: string; elicitationId: string; url: string }, options: { timeoutMs: number; step: AskStep }): Promise<UrlAnswer>;
+  /**
+   * The answer this request carries for an earlier ask of the same need (multi-round-trip only):
+   * its record id comes from verified, sealed state, never from the client's say-so.
+   */
+  resumed?(kind: "form" | "url", needKey: string): ResumedAnswer | undefined;
+  /** The router found no way to ask this client (no mode, no way round); see WireCapabilityMissingError. */
+  unavailable?(ask: SuspendedAsk): void;
 }

@@ -3,11 +3,9 @@
 // and streaming responses stay under our control). One McpServer per session; a session is bound
 // to the subject and tenant that initialized it, and another user's token cannot drive it.
 //
-// Checks, in order (each refusal changes nothing and answers a JSON-RPC error with the request's
-// id): body within its cap (413) and JSON (400); Origin (403) before anything else, so a page on a
-// foreign origin learns nothing, not even whether its token is valid; the client address's rate
-// (429); the bearer token (401); the subject's rate (429); then the session (404 / 400), and for
-// an initialize the subject's cap on open sessions (429).
+// Every request first passes guardMcpRequest (request-guard.ts: body cap, Origin, rates, bearer);
+// then the session (404 / 400), and for an initialize the subject's cap on open sessions (429).
+// Each refusal changes nothing and answers a JSON-RPC error carrying the request's id.
 import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -16,20 +14,17 @@ import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js
 import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import { storeFailureOf, storeFailureText } from "@/db/errors";
-import { clientAddress } from "@/lib/abuse/client-address";
-import type { RequestLimiter } from "@/lib/abuse/rate-limiter";
-import { BearerError, bearerChallenge, type McpPrincipal } from "@/lib/auth/mcp-bearer";
+import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { logger } from "@/lib/log/logger";
 import { directPolicy, type PolicySource } from "@/lib/policy/policy-source";
 import { clientPresence, requestIdsOf, type ClientPresence } from "./client-presence";
 import { startIdleSweeper, sweepIdleSessions, type SweptSession } from "./idle-sweeper";
 import { writeJsonRpcError } from "./jsonrpc-error";
 import { liveSessions } from "./live-sessions";
-import { originAllowed } from "./origin-guard";
+import { guardMcpRequest, MAX_BODY, type RequestGuardOptions } from "./request-guard";
+import { createModernEndpoint, type ModernEndpoint } from "./modern/endpoint";
 import { buildMcpServer } from "./server";
 import { admitSession, closeSession, forgetSession, type SessionCap } from "./session-records";
-
-const MAX_BODY = 1024 * 1024;
 
 interface LiveSession extends SweptSession {
   transport: StreamableHTTPServerTransport;
@@ -40,18 +35,12 @@ interface LiveSession extends SweptSession {
 
 const sessions = liveSessions<LiveSession>();
 
-export interface McpEndpointOptions {
-  verify: (authorization: string | undefined) => Promise<McpPrincipal>;
-  resource: string;
+export interface McpEndpointOptions extends RequestGuardOptions {
   db: () => Promise<Db>;
   /** The server's cached policy; without one, every decision reads the store. */
   policy?: PolicySource;
   instanceId: string;
-  /** Exact origins a browser page may call from (APP_URL's and MCP_ALLOWED_ORIGINS). */
-  allowedOrigins: ReadonlySet<string>;
   sessionCap: SessionCap;
-  limiter: RequestLimiter;
-  trustProxy: boolean;
 }
 
 export type McpEndpoint = ((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) & {
@@ -59,21 +48,6 @@ export type McpEndpoint = ((req: http.IncomingMessage, res: http.ServerResponse)
   sweep(): Promise<{ evicted: number }>;
   close(): void;
 };
-
-class BodyTooLarge extends Error {}
-
-async function readJson(req: http.IncomingMessage): Promise<unknown> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > MAX_BODY) throw new BodyTooLarge();
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new BodyTooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
-}
 
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const evict = async (id: string, live: LiveSession) => {
@@ -85,7 +59,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   };
   const sweeperOptions = { db: options.db, idleMs: options.sessionCap.idleMs, sessions, evict };
   const stopSweeper = startIdleSweeper(sweeperOptions);
-  const handle = endpointHandler(options);
+  // Both protocol eras on one path: 2026-07-28 requests go to the modern leg (lib/mcp/modern/),
+  // after the same front checks (body cap, Origin, rate limits, bearer) as 2025-era ones.
+  const modern = createModernEndpoint({ db: options.db, policy: options.policy, maxBodyBytes: MAX_BODY });
+  const handle = endpointHandler(options, modern);
   const endpoint = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     try {
       await handle(req, res);
@@ -117,42 +94,14 @@ function track(live: LiveSession, req: http.IncomingMessage, res: http.ServerRes
   });
 }
 
-function endpointHandler(options: McpEndpointOptions) {
+function endpointHandler(options: McpEndpointOptions, modern: ModernEndpoint) {
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    // The body first (bounded), so every error below can carry the request's id.
-    let body: unknown;
-    if (req.method === "POST") {
-      try {
-        body = await readJson(req);
-      } catch (err) {
-        if (err instanceof BodyTooLarge) {
-          res.shouldKeepAlive = false;
-          return writeJsonRpcError(res, 413, -32600, "request too large", undefined, { connection: "close" });
-        }
-        return writeJsonRpcError(res, 400, -32700, "parse error: body is not JSON");
-      }
-    }
-    const fail = (status: number, code: number, message: string, headers: Record<string, string> = {}) => writeJsonRpcError(res, status, code, message, body, headers);
+    const guarded = await guardMcpRequest(req, res, options);
+    if (!guarded.ok) return;
+    const { principal, body, fail } = guarded;
 
-    if (!originAllowed(req.headers.origin, options.allowedOrigins)) {
-      logger.info({ event: "mcp.origin_refused" }, "request from a foreign origin refused");
-      return fail(403, -32000, "forbidden: requests from this origin are not allowed");
-    }
-
-    const byAddress = await options.limiter.consume("address", clientAddress(req, options.trustProxy));
-    if (!byAddress.ok) return fail(429, -32000, byAddress.message, { "retry-after": String(byAddress.retryAfterSeconds) });
-
-    let principal: McpPrincipal;
-    try {
-      principal = await options.verify(req.headers.authorization);
-    } catch (err) {
-      const bearer = err instanceof BearerError ? err : undefined;
-      logger.info({ event: "mcp.auth_refused", reason: bearer?.message ?? "verifier error" }, "bearer refused");
-      return fail(401, -32001, bearer ? `unauthorized: ${bearer.message}` : "unauthorized", { "www-authenticate": bearerChallenge(options.resource, bearer) });
-    }
-
-    const bySubject = await options.limiter.consume("subject", `${principal.tenant}\u0000${principal.subject}`);
-    if (!bySubject.ok) return fail(429, -32000, bySubject.message, { "retry-after": String(bySubject.retryAfterSeconds) });
+    // 2026-07-28 (stateless, per-request envelope): same bearer check above, its own leg here.
+    if (await modern.isModern(req, body)) return modern.handle(req, res, body, principal);
 
     const sid = req.headers["mcp-session-id"];
     if (typeof sid === "string") {

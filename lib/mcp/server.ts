@@ -2,25 +2,20 @@
 // from the bearer token), never a client-supplied identity, and every workflow's questions go
 // through the elicitation engine via the 2025-11-25 wire adapter.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import type { Db } from "@/db/client";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { declaredModes } from "@/lib/elicitation/capabilities";
-import { engineConfig } from "@/lib/elicitation/config";
-import { askForm, type AskContext } from "@/lib/elicitation/engine";
-import { ensureGrant } from "@/lib/connect/grant";
 import { SERVER_VERSION } from "@/lib/policy/flows";
 import type { PolicySource } from "@/lib/policy/policy-source";
 import { resolveFlow, type FlowContext } from "@/lib/policy/resolve-flow";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
-import { describeCapabilities } from "@/lib/workflows/describe-capabilities";
-import { WORKFLOWS } from "@/lib/workflows/registry";
-import type { WorkflowRuntime } from "@/lib/workflows/types";
-import { storeFailureOf, storeFailureText } from "@/db/errors";
-import { logger } from "@/lib/log/logger";
-import { textResult } from "@/lib/workflows/types";
+import { DESCRIBE_CAPABILITIES_TOOL, describeCapabilities } from "@/lib/workflows/describe-capabilities";
+import { argumentsSchema } from "@/lib/workflows/arguments";
+import { servedWorkflows } from "@/lib/workflows/registry";
+import type { WorkflowDefinition } from "@/lib/workflows/types";
+import { runWorkflow } from "./run-workflow";
 import { wire20251125 } from "./wire-2025-11-25";
 
 export const SERVER_INFO = { name: "elicitation-gateway", version: SERVER_VERSION };
@@ -36,10 +31,19 @@ export interface SessionContext {
   clientGone?: (requestId: string | number) => AbortSignal;
 }
 
+// One converted input schema per workflow for the life of the process, not one per session.
+const inputSchemas = new Map<string, z.ZodType<Record<string, unknown>>>();
+function inputSchemaFor(wf: WorkflowDefinition): z.ZodType<Record<string, unknown>> {
+  let schema = inputSchemas.get(wf.name);
+  if (!schema) inputSchemas.set(wf.name, (schema = z.fromJSONSchema(argumentsSchema(wf) as never) as z.ZodType<Record<string, unknown>>));
+  return schema;
+}
+
 export function buildMcpServer(ctx: SessionContext): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
   // Read once per session, not per call: both read development secrets from disk.
   const issuer = oidcConfig().issuer;
+  const workflows = servedWorkflows();
   const downstreamIssuer = downstreamUrls().issuer;
   // Flows are selected by the verified client id only (never by clientInfo): lib/policy/resolve-flow.ts.
   const flowContext: FlowContext = { db: ctx.db, policy: ctx.policy, clientId: ctx.principal.clientId, issuer, downstreamIssuer };
@@ -50,12 +54,8 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
   };
 
   server.registerTool(
-    "describe_capabilities",
-    {
-      title: "Describe capabilities",
-      description: "Asks nothing. Reports who this session belongs to, which elicitation modes the client declared, and how each workflow's needs would be routed for it now.",
-      inputSchema: {},
-    },
+    DESCRIBE_CAPABILITIES_TOOL.name,
+    { title: DESCRIBE_CAPABILITIES_TOOL.title, description: DESCRIBE_CAPABILITIES_TOOL.description, inputSchema: {}, annotations: DESCRIBE_CAPABILITIES_TOOL.annotations },
     async () => {
       const { caps, client, modes } = facts();
       const report = await describeCapabilities(ctx.policy, {
@@ -66,45 +66,20 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
         protocolVersion: ctx.protocolVersion(),
         declared: caps?.elicitation,
         modes,
-        workflows: WORKFLOWS,
+        workflows,
         flowFor: (wf) => resolveFlow(flowContext, wf),
       });
       return { content: [{ type: "text", text: JSON.stringify(report, null, 2) }], structuredContent: report };
     },
   );
 
-  for (const wf of WORKFLOWS) {
-    const runWorkflow = async (extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
+  for (const wf of workflows) {
+    // The form fields, all optional, as listed input (the same JSON Schema the modern era lists).
+    server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema: inputSchemaFor(wf), annotations: wf.annotations }, async (args, extra) => {
       const { client, modes } = facts();
-      const clientName = client?.name ?? "unknown";
-      const flow = await resolveFlow(flowContext, wf);
-      const session = { id: ctx.sessionId() ?? null, clientName, clientVersion: client?.version ?? "unknown", protocolVersion: ctx.protocolVersion(), modes };
-      const wire = wire20251125(server, { requestId: extra.requestId, signal: extra.signal, protocolVersion: session.protocolVersion, clientGone: ctx.clientGone?.(extra.requestId) });
-      const config = engineConfig();
-      const ask: AskContext = { db: ctx.db, subject: ctx.principal.subject, tenantId: ctx.principal.tenant, session, request: { method: "tools/call", id: String(extra.requestId), toolName: wf.name }, flow, policy: ctx.policy, wire, config };
-      const runtime: WorkflowRuntime = {
-        db: ctx.db,
-        subject: ctx.principal.subject,
-        tenantId: ctx.principal.tenant,
-        session,
-        flow,
-        policy: ctx.policy,
-        askForm: (need) => askForm(ask, need),
-        ensureGrant: (need) => ensureGrant(ask, need),
-      };
-      return wf.run(runtime);
-    };
-    server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema: {} }, async (_args, extra) => {
-      try {
-        return await runWorkflow(extra);
-      } catch (err) {
-        // A store outage is reported plainly, never as a driver message (which may quote SQL);
-        // whatever was written before it stays consistent and is reconciled (reconcile.ts).
-        const failure = storeFailureOf(err);
-        logger.error({ event: "mcp.tool_failed", tool: wf.name, store: failure ?? null, error: err instanceof Error ? err.name : "error" }, "tool call failed");
-        const text = failure ? `Not done: ${storeFailureText(failure)}. Nothing was done; retry in a moment.` : "Not done: an internal error occurred. Nothing was done.";
-        return textResult(text, { outcome: failure ? "store_unavailable" : "internal_error" }, true);
-      }
+      const caller = { principal: ctx.principal, db: ctx.db, policy: ctx.policy, sessionId: ctx.sessionId() ?? null, client, protocolVersion: ctx.protocolVersion(), modes, issuer, downstreamIssuer };
+      const wire = wire20251125(server, { requestId: extra.requestId, signal: extra.signal, protocolVersion: caller.protocolVersion, clientGone: ctx.clientGone?.(extra.requestId) });
+      return runWorkflow(wf, caller, { id: String(extra.requestId), wire, args: args ?? {} });
     });
   }
   return server;

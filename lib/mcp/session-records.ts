@@ -25,11 +25,6 @@ export interface SessionCap {
 
 export type Admission = { ok: true } | { ok: false; open: number; retryAfterSeconds: number };
 
-export async function recordSession(db: Db, facts: SessionFacts): Promise<void> {
-  const modes = declaredModes(facts.capabilities);
-  await db.insert(mcpSessions).values({ ...facts, formDeclared: modes.form, urlDeclared: modes.url });
-}
-
 /**
  * Records the session only if its subject (in its tenant) holds fewer than `maxPerSubject` open
  * sessions. A session counts while it is not closed and was seen within the idle time (a session

@@ -26,6 +26,7 @@ export function wire20251125(server: McpServer, origin: { requestId: RequestId; 
     }
   };
   return {
+    // Answers arrive in the same call here; `options.step` only matters to a multi-round-trip wire.
     async askForm(params, options) {
       // `mode` arrived with 2025-11-25; an older client gets the params it knows (absent = form).
       const withMode = origin.protocolVersion >= "2025-11-25" ? { mode: "form" as const, ...params } : params;

@@ -26,7 +26,9 @@ export function rawTextFindings(raw: string): AuthorityFinding[] {
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
   if (/[\u0000-\u001f\u007f-\u009f]/.test(raw)) out.push({ code: "control_character", severity: "block", detail: "control characters (tab, newline, NUL, ...) are silently dropped by some parsers" });
   if (/[\s\p{Z}]/u.test(raw)) out.push({ code: "whitespace", severity: "block", detail: "whitespace (including Unicode spaces) is not allowed anywhere in the URL" });
-  if (/\p{Cf}/u.test(raw)) out.push({ code: "invisible_character", severity: "block", detail: "invisible formatting characters (zero-width, bidi controls) are not allowed" });
+  if (/[\p{Cf}\u034f\u115f\u1160\u3164\uffa0\p{Variation_Selector}]/u.test(raw)) {
+    out.push({ code: "invisible_character", severity: "block", detail: "invisible characters (zero-width, bidi controls, variation selectors, fillers) are not allowed" });
+  }
   return out;
 }
 

@@ -7,6 +7,14 @@ import type { PolicySource } from "@/lib/policy/policy-source";
 import { policyView } from "@/lib/policy/policy-view";
 import type { WorkflowDefinition } from "./types";
 
+/** The tool's listing, the same in both protocol eras. It reads and reports; it never changes anything. */
+export const DESCRIBE_CAPABILITIES_TOOL = {
+  name: "describe_capabilities",
+  title: "Describe capabilities",
+  description: "Asks nothing. Reports who this session belongs to, which elicitation modes the client declared, and how each workflow's needs would be routed for it now.",
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+} as const;
+
 export async function describeCapabilities(policy: PolicySource, q: { subject: string; tenantId: string; sessionId: string | null; client: { name: string; version: string } | null; protocolVersion: string; declared: unknown; modes: DeclaredModes; workflows: readonly WorkflowDefinition[]; flowFor: (wf: WorkflowDefinition) => Promise<Flow> }) {
   const workflows = [];
   for (const wf of q.workflows) {

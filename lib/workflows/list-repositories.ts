@@ -19,11 +19,16 @@ export const listRepositories = defineWorkflow({
   name: "list_repositories",
   title: "List your repositories",
   description: "Lists your repositories on Demo Git. The first time, it asks you to connect Demo Git in your browser (URL mode).",
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   needs: [demoGitGrant],
   async run(rt) {
     const outcome = await rt.ensureGrant(demoGitGrant);
     if (outcome.status === "pending") {
-      return textResult("Connect Demo Git in your browser using the link your client showed, then call list_repositories again. Nothing was done yet.", { outcome: "connect_pending", elicitationId: outcome.recordId, reused: outcome.reused });
+      const structured = { outcome: "connect_pending", elicitationId: outcome.recordId, reused: outcome.reused };
+      if (outcome.connectUrl) {
+        return textResult(`Open ${outcome.connectUrl} in your browser to connect Demo Git (you sign in there, not here), then call list_repositories again. Nothing was done yet.`, { ...structured, connectUrl: outcome.connectUrl });
+      }
+      return textResult("Connect Demo Git in your browser using the link your client showed, then call list_repositories again. Nothing was done yet.", structured);
     }
     if (outcome.status !== "connected") {
       const cooldownMinutes = Math.round(engineConfig().cooldownMs / 60_000);

@@ -9,6 +9,7 @@ export const purgeReportCache = defineWorkflow({
   name: "purge_report_cache",
   title: "Purge the report cache",
   description: "Deletes your tenant's cached reports. Consequential: an approver must approve each purge; call again once approved.",
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   needs: [{ kind: "approval", key: "purge_approval", purpose: "Approval to purge the tenant's report cache", action: "purge_report_cache" }],
   async run(rt) {
     // The kill switch and the flow stage govern this workflow too (as a form would be governed).

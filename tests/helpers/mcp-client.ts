@@ -13,7 +13,7 @@ export interface TestClient {
   transport: StreamableHTTPClientTransport;
   received: Array<ElicitRequest["params"] & Record<string, unknown>>;
   toolCallIds: Array<string | number>;
-  call(name: string): Promise<{ text: string; structured: Record<string, unknown>; isError: boolean }>;
+  call(name: string, args?: Record<string, unknown>): Promise<{ text: string; structured: Record<string, unknown>; isError: boolean }>;
   close(): Promise<void>;
 }
 
@@ -40,8 +40,8 @@ export async function connectClient(resource: string, token: string, opts: { nam
     transport,
     received,
     toolCallIds,
-    async call(name) {
-      const r = await client.callTool({ name, arguments: {} }, undefined, { timeout: 30_000 });
+    async call(name, args = {}) {
+      const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 });
       const content = r.content as Array<{ type: string; text?: string }>;
       return { text: content.map((c) => c.text ?? "").join(""), structured: (r.structuredContent ?? {}) as Record<string, unknown>, isError: r.isError === true };
     },

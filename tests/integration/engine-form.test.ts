@@ -116,7 +116,7 @@ describe("answers", () => {
     const { subject, token } = await freshUser();
     const c = await connectClient(resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "cancel" }) });
     const r = await c.call("generate_report");
-    expect(r.text).toMatch(/cancelled.*you may call the tool again/);
+    expect(r.text).toMatch(/cancelled.*You will not be asked again for 5 minutes. To go ahead sooner, call generate_report again with the arguments/);
     expect(r.isError).toBe(false);
     expect((await records(subject))[0]).toMatchObject({ state: "cancelled" });
     await c.close();

@@ -14,6 +14,10 @@ describe("OIDC configuration", () => {
     expect(cfg).toMatchObject({ devProvider: true, issuer: "http://localhost:4000/oidc", mcpResource: "http://localhost:4000/api/mcp", rolesClaim: "roles", tenantClaim: "tenant" });
   });
 
+  it.each(["https://connect.example.com\\@evil.example", "https://connect.example.com%2F@evil.example/", "https://0x7f.1/", "javascript:alert(1)", "not a url", "https://host.example.com./"])("refuses an APP_URL that parsers read differently: %s", (url) => {
+    expect(() => oidcConfig({ APP_URL: url, DATA_DIR: dataDir })).toThrow(/APP_URL/);
+  });
+
   it("uses the configured issuer and claims in production", () => {
     const cfg = oidcConfig({ APP_ENV: "production", APP_URL: "https://gw.example.com", OIDC_ISSUER: "https://login.example.com/", OIDC_CLIENT_ID: "gw", OIDC_CLIENT_SECRET: "s", OIDC_ROLES_CLAIM: "groups", OIDC_TENANT_CLAIM: "org", SESSION_SECRET: "x".repeat(32) });
     expect(cfg).toMatchObject({ devProvider: false, issuer: "https://login.example.com", clientId: "gw", rolesClaim: "groups", tenantClaim: "org" });

@@ -51,12 +51,12 @@ export default async function ClientsPage() {
         {canManage ? <div className="mt-2"><SetClientProfileForm action={setClientProfileFormAction} /></div> : null}
       </section>
       <h2 className="mt-6 text-lg font-semibold">Observed client software</h2>
-      <p className="text-sm text-slate-700 dark:text-slate-300">What each client version declared at initialize in this deployment, and how its elicitations fared. Trust the declarations, not the product name.</p>
+      <p className="text-sm text-slate-700 dark:text-slate-300">What each client version declared in this deployment (at initialize, or with every request in the stateless 2026-07-28 revision, which opens no session), which protocol revisions it spoke, and how its elicitations fared. Trust the declarations, not the product name.</p>
       <ScrollRegion label="Clients table" className="mt-4">
         <table className="w-full text-left text-sm" data-testid="clients-table">
           <thead>
             <tr className="border-b border-slate-300 dark:border-slate-700">
-              {["Client", "Version", "Sessions", "Declared form", "Declared URL", "No elicitation", "Records", "Completed", "Fallbacks", "Last seen"].map((h) => (
+              {["Client", "Version", "Revisions", "Sessions", "Declared form", "Declared URL", "No elicitation", "Records", "Completed", "Fallbacks", "Last seen"].map((h) => (
                 <th key={h} scope="col" className="px-2 py-1">{h}</th>
               ))}
             </tr>
@@ -66,6 +66,7 @@ export default async function ClientsPage() {
               <tr key={`${r.name}@${r.version}`} className="border-b border-slate-100 dark:border-slate-900">
                 <td className="px-2 py-1">{r.name}</td>
                 <td className="px-2 py-1 font-mono text-xs">{r.version}</td>
+                <td className="px-2 py-1 font-mono text-xs">{r.revisions.join(", ")}</td>
                 <td className="px-2 py-1 tabular-nums">{r.sessions}</td>
                 <td className="px-2 py-1 tabular-nums">{share(r.formSessions, r.sessions)}</td>
                 <td className="px-2 py-1 tabular-nums">{share(r.urlSessions, r.sessions)}</td>
