@@ -128,8 +128,9 @@ async function seedReferenceData(tx: Tx, now: Date, base: string): Promise<void>
   });
   await tx.insert(clientProfiles).values(DEMO_CLIENT_PROFILES.map((p) => ({ ...p, createdBy: DEMO_OPERATORS[0]!.subject, createdAt: new Date(now.getTime() - 41 * DAY) })));
   // Loaded here, not at the top: a workflow (list_repositories) imports this module's provider id.
-  const { WORKFLOWS } = await import("@/lib/workflows/registry");
-  await tx.insert(flows).values(demoFlows(WORKFLOWS, base, now));
+  // Every workflow this deployment serves (with the conformance fixtures when they are enabled).
+  const { servedWorkflows } = await import("@/lib/workflows/registry");
+  await tx.insert(flows).values(demoFlows(servedWorkflows(), base, now));
   await tx.insert(killSwitchEvents).values([
     { scope: "mode:url", active: true, reason: "Phishing report under investigation", actor: DEMO_OPERATORS[1]!.subject, at: new Date(now.getTime() - 12 * DAY) },
     { scope: "mode:url", active: false, reason: "Report was a false positive", actor: DEMO_OPERATORS[0]!.subject, at: new Date(now.getTime() - 12 * DAY + 3_600_000) },

@@ -7,6 +7,7 @@ import { newFlowStage } from "@/lib/policy/new-flow-stage";
 import { setClientProfileInput } from "@/lib/policy/client-profiles";
 import { flowIdFor, profileIdSchema } from "@/lib/policy/profile-id";
 import { clientIdClaimsFromEnv } from "@/lib/auth/mcp-bearer";
+import { servedWorkflows } from "@/lib/workflows/registry";
 
 describe("FLOW_NEW_STAGE", () => {
   it("is off when unset, empty or off", () => {
@@ -40,6 +41,12 @@ describe("profile ids", () => {
 });
 
 describe("flow ids and kill switch scopes", () => {
+  it("every served workflow (conformance fixtures included) has a name a flow id and a workflow: scope accept", () => {
+    for (const wf of servedWorkflows({ MCP_CONFORMANCE_FIXTURES: "true" })) {
+      expect(FLOW_ID_PATTERN.test(flowIdFor(wf.name, "unregistered"))).toBe(true);
+      expect(killSwitchScope.parse(`workflow:${wf.name}`)).toBe(`workflow:${wf.name}`);
+    }
+  });
   it("every flow id fits the flow: scope, however long its parts", () => {
     const id = flowIdFor("w".repeat(63), "p".repeat(63));
     expect(FLOW_ID_PATTERN.test(id)).toBe(true);
