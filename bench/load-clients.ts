@@ -21,7 +21,8 @@ export interface CallOutcome {
 
 export interface LoadOptions {
   mcpUrl: string;
-  token: (subject: string) => Promise<string>;
+  /** A token for the subject whose verified client id is `clientId` (it selects the flow). */
+  token: (subject: string, clientId?: string) => Promise<string>;
   clients: number;
   durationMs: number;
   /** Prefix of every subject this run uses, so the store can be reconciled for this run only. */
@@ -33,7 +34,9 @@ export interface LoadOptions {
 }
 
 const MANIFESTS: Array<Record<string, unknown>> = [{ elicitation: { form: {} } }, { elicitation: { form: {} } }, { elicitation: {} }, { elicitation: { form: {}, url: {} } }, {}];
-const NAMES = [["load-vscode", "1.101.0"], ["load-claude-code", "2.0.1"], ["load-cursor", "1.4.2"]] as const;
+// clientInfo name and version (observations) and the OAuth client id each client's token carries
+// (seeded demo profiles, where generate_report is promoted).
+const NAMES = [["load-vscode", "1.101.0", "visual-studio-code"], ["load-claude-code", "2.0.1", "claude-code"], ["load-cursor", "1.4.2", "cursor"]] as const;
 
 function rng(seed: number) {
   let s = seed >>> 0;
@@ -50,7 +53,7 @@ function answerFor(r: number): { kind: NonNullable<CallOutcome["answered"]>; res
 async function oneClient(i: number, opts: LoadOptions, out: CallOutcome[], until: number): Promise<void> {
   const random = rng((opts.seed ?? 7) * 1000 + i);
   const subject = `${opts.runId}-u${i}`;
-  const [name, version] = NAMES[i % NAMES.length]!;
+  const [name, version, clientId] = NAMES[i % NAMES.length]!;
   const capabilities = MANIFESTS[i % MANIFESTS.length]!;
   let pending: CallOutcome["answered"] = null;
   const connect = async () => {
@@ -62,7 +65,7 @@ async function oneClient(i: number, opts: LoadOptions, out: CallOutcome[], until
         return a.result;
       });
     }
-    const token = await opts.token(subject);
+    const token = await opts.token(subject, clientId);
     await client.connect(new StreamableHTTPClientTransport(new URL(opts.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     return client;
   };

@@ -17,9 +17,11 @@ export function tokenMinter(dataDir: string, publicUrl: string, secrets: Record<
   const env = { ...process.env, ...secrets, DATA_DIR: dataDir, APP_URL: publicUrl, OIDC_ISSUER: "" };
   const provider = createDevProvider(env);
   const cache = new Map<string, Promise<string>>();
-  return (subject: string) => {
-    let t = cache.get(subject);
-    if (!t) cache.set(subject, (t = mintMcpAccessToken(provider, { subject, tenant: "acme", ttlSeconds: 3600, mcpResource: `${publicUrl}/api/mcp` })));
+  // The client id selects the flow (lib/policy/resolve-flow.ts): ctl unless a client says otherwise.
+  return (subject: string, clientId = "ctl") => {
+    const key = `${clientId}\u0000${subject}`;
+    let t = cache.get(key);
+    if (!t) cache.set(key, (t = mintMcpAccessToken(provider, { subject, tenant: "acme", ttlSeconds: 3600, mcpResource: `${publicUrl}/api/mcp`, clientId })));
     return t;
   };
 }

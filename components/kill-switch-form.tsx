@@ -28,6 +28,11 @@ export function KillSwitchForm({ action, canChange, impact }: { action: (prev: R
           <option value="global">Everything (global)</option>
           <option value="mode:form">Form mode</option>
           <option value="mode:url">URL mode</option>
+          {impact.filter((i) => i.scope.startsWith("workflow:")).map((i) => (
+            <option key={i.scope} value={i.scope}>
+              Workflow {i.scope.slice("workflow:".length)} (every client)
+            </option>
+          ))}
         </select>
       </label>
       <label className="grid gap-1">

@@ -176,14 +176,37 @@ export const mcpSessions = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Flows: a client x server x workflow combination with its rollout stage.
+// Client profiles: which verified OAuth client ids (the access token's client_id / azp) belong to
+// which admin-defined profile. A client id with no active row belongs to the profile
+// "unregistered". clientInfo (self-declared) never selects a profile; see lib/policy/flows.ts.
+// ---------------------------------------------------------------------------------------------
+export const clientProfiles = pgTable(
+  "client_profiles",
+  {
+    clientId: text("client_id").primaryKey(),
+    // Validated in lib/policy/client-profiles.ts; the check keeps psql edits inside the same shape.
+    profileId: text("profile_id").notNull(),
+    displayName: text("display_name").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: tstz("created_at").notNull().defaultNow(),
+    disabledAt: tstz("disabled_at"),
+  },
+  (t) => [
+    index("client_profiles_profile_idx").on(t.profileId),
+    check("client_profiles_profile_ck", sql`${t.profileId} ~ '^[a-z0-9][a-z0-9-]{0,62}$'`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Flows: a workflow x client profile combination with its rollout stage. The id is
+// `workflow:profile`.
 // ---------------------------------------------------------------------------------------------
 export const flows = pgTable(
   "flows",
   {
     id: text("id").primaryKey(),
     workflow: text("workflow").notNull(),
-    clientName: text("client_name").notNull(),
+    profileId: text("profile_id").notNull(),
     serverVersion: text("server_version").notNull(),
     stage: flowStage("stage").notNull().default("off"),
     // Share of subjects (0..100) that a canary flow admits; ignored in other stages.
@@ -198,7 +221,7 @@ export const flows = pgTable(
     updatedAt: tstz("updated_at").notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("flows_combo_uq").on(t.workflow, t.clientName),
+    uniqueIndex("flows_workflow_profile_uq").on(t.workflow, t.profileId),
     check("flows_canary_pct_ck", sql`${t.canaryPercent} between 0 and 100`),
   ],
 );
@@ -549,6 +572,7 @@ export const schemaTables = {
   operators,
   consoleSessions,
   mcpSessions,
+  clientProfiles,
   flows,
   providers,
   origins,
@@ -571,6 +595,7 @@ export type Operator = typeof operators.$inferSelect;
 export type McpSession = typeof mcpSessions.$inferSelect;
 export type ConsoleSession = typeof consoleSessions.$inferSelect;
 export type Flow = typeof flows.$inferSelect;
+export type ClientProfile = typeof clientProfiles.$inferSelect;
 export type ElicitationRecord = typeof elicitationRecords.$inferSelect;
 export type NewElicitationRecord = typeof elicitationRecords.$inferInsert;
 export type ElicitationEvent = typeof elicitationEvents.$inferSelect;

@@ -28,6 +28,11 @@ export interface BearerVerifierOptions {
   issuer: string;
   audience: string;
   tenantClaim: string;
+  /**
+   * Claims that name the OAuth client, first present wins (default client_id, then azp). The
+   * client id selects the client profile and so the flow: it must come from the verified token.
+   */
+  clientIdClaims?: readonly string[];
   /** Defaults to the issuer's discovery document's jwks_uri. */
   jwks?: JWTVerifyGetKey;
   clockToleranceSeconds?: number;
@@ -75,9 +80,27 @@ export function createBearerVerifier(options: BearerVerifierOptions) {
     if (typeof payload.sub !== "string" || !payload.sub) throw new BearerError("invalid_token", "token has no subject");
     if (typeof tenant !== "string" || !tenant) throw new BearerError("invalid_token", "token has no tenant");
     const scope = typeof payload.scope === "string" ? payload.scope.split(" ").filter(Boolean) : [];
-    const clientId = typeof payload.client_id === "string" ? payload.client_id : "";
+    const clientId = clientIdOf(payload, options.clientIdClaims ?? DEFAULT_CLIENT_ID_CLAIMS);
     return { subject: payload.sub, tenant, clientId, scopes: scope, expiresAt: payload.exp! };
   };
+}
+
+export const DEFAULT_CLIENT_ID_CLAIMS = ["client_id", "azp"] as const;
+
+function clientIdOf(payload: Record<string, unknown>, claims: readonly string[]): string {
+  for (const claim of claims) {
+    const v = Object.hasOwn(payload, claim) ? payload[claim] : undefined;
+    if (typeof v === "string" && v) return v;
+  }
+  return "";
+}
+
+/** MCP_CLIENT_ID_CLAIM: one claim name that carries the OAuth client id, instead of client_id/azp. */
+export function clientIdClaimsFromEnv(env: Record<string, string | undefined> = process.env): readonly string[] {
+  const raw = env.MCP_CLIENT_ID_CLAIM;
+  if (raw === undefined || raw === "") return DEFAULT_CLIENT_ID_CLAIMS;
+  if (!/^[A-Za-z_][A-Za-z0-9_.:-]{0,99}$/.test(raw)) throw new Error("MCP_CLIENT_ID_CLAIM must be one JWT claim name (letters, digits, _ . : -)");
+  return [raw];
 }
 
 // Reasons are keywords for logs and the challenge; never the token or its claims' values.

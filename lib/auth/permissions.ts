@@ -20,6 +20,8 @@ export const PERMISSIONS = {
   auditVerify: "audit.verify",
   originsManage: "origins.manage",
   providersManage: "providers.manage",
+  // Which OAuth client ids belong to which client profile (and so to which flows): admins only.
+  clientProfilesManage: "client_profiles.manage",
   operatorsManage: "operators.manage",
 } as const;
 

@@ -7,6 +7,8 @@ import { checkUrlCommand } from "./commands/check-url-command";
 import { revokeCommand } from "./commands/revoke-command";
 import { gatesCommand } from "./commands/gates-command";
 import { killSwitchCommand } from "./commands/kill-switch-command";
+import { clientProfilesCommand } from "./commands/client-profiles-command";
+import { flowsCommand } from "./commands/flows-command";
 import { lintSchemaCommand } from "./commands/lint-command";
 import { UsageError } from "./errors";
 import { writeOut } from "./output";
@@ -28,9 +30,11 @@ commands:
   revoke ID | --pending [--flow ID] --reason TEXT
   gates status|record|run --flow ID   gate evidence for canary promotion
                               (--as SUB on these is accepted only if it is the signed-in operator)
+  flows list|canary|rollback  FLOW --percent N | FLOW | --workflow NAME, --reason TEXT: releasers
+  client-profiles list|set|remove  CLIENT_ID [--profile P --name NAME]: map OAuth client ids (admins)
   check-url URL [--dev]       judge a URL for URL mode; exit 0 allow, 3 warn, 1 block
   lint-schema FILE            lint form params ({message, requestedSchema}); exit 0 allow, 1 block
-  token --subject SUB [--tenant T] [--ttl SECONDS]
+  token --subject SUB [--tenant T] [--ttl SECONDS] [--client ID]
                               a short-lived MCP access token (development provider only)
   serve [--port N]            serve the built app on the configured store
   demo [--port N]             migrate, seed when empty, and serve
@@ -44,6 +48,8 @@ export const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   "lint-schema": lintSchemaCommand,
   "check-url": checkUrlCommand,
   "kill-switch": killSwitchCommand,
+  flows: flowsCommand,
+  "client-profiles": clientProfilesCommand,
   approvals: approvalsCommand,
   revoke: revokeCommand,
   gates: gatesCommand,

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { count } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import {
+  clientProfiles,
   elicitationEvents,
   elicitationRecords,
   flows,
@@ -21,10 +22,13 @@ import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAuditBatch, type AuditInput } from "@/lib/audit/writer";
 import { DEMO_END_USERS, DEMO_OPERATORS, DEMO_TENANTS } from "./accounts";
 import { declaredModes } from "@/lib/elicitation/capabilities";
-import { DEMO_CLIENTS, type DemoClient } from "./clients";
+import { DEMO_CLIENT_PROFILES, DEMO_CLIENTS, type DemoClient } from "./clients";
 import { hexId, pick, seededRng, weighted, type Rng } from "./random";
-import { flowIdFor, SERVER_VERSION } from "@/lib/policy/flows";
+import { fingerprintFor } from "@/lib/policy/fingerprint";
+import { flowIdFor, UNREGISTERED_PROFILE } from "@/lib/policy/profile-id";
+import { SERVER_VERSION } from "@/lib/policy/flows";
 import { appUrl } from "@/lib/auth/oidc-config";
+import type { WorkflowDefinition } from "@/lib/workflows/types";
 
 const DAY = 86_400_000;
 const CHUNK = 500;
@@ -109,7 +113,7 @@ async function seedReferenceData(tx: Tx, now: Date, base: string): Promise<void>
   await tx.insert(providers).values({
     id: DEMO_PROVIDER_ID,
     displayName: "Demo Git",
-    issuer: `${base}/dev/downstream`,
+    issuer: demoDownstreamIssuer(base),
     clientId: "elicitation-gateway",
     // The demo provider's client secret is a development secret read from DATA_DIR/keys at use.
     clientSecretSealed: null,
@@ -122,28 +126,11 @@ async function seedReferenceData(tx: Tx, now: Date, base: string): Promise<void>
     note: "development loopback origin",
     createdBy: DEMO_OPERATORS[0]!.subject,
   });
-  const stages = { generate_report: "promoted", purge_report_cache: "canary", list_repositories: "canary", describe_capabilities: "promoted" } as const;
-  const names = [...new Set(DEMO_CLIENTS.map((c) => c.name))];
-  const rows = Object.entries(stages).flatMap(([workflow, stage]) =>
-    names.map((clientName) => {
-      const inputs = { mcpRevision: "2025-11-25", sdk: "1.32", workflow, clientName, serverVersion: SERVER_VERSION };
-      return {
-        id: flowId(workflow, clientName),
-        workflow,
-        clientName,
-        serverVersion: SERVER_VERSION,
-        stage,
-        canaryPercent: stage === "canary" ? 20 : 0,
-        fingerprint: createHash("sha256").update(JSON.stringify(inputs)).digest("hex"),
-        fingerprintInputs: inputs,
-        retestRequired: stage !== "promoted",
-        setupUrl: workflow === "list_repositories" ? `${base}/setup/demo-git` : null,
-        createdAt: new Date(now.getTime() - 40 * DAY),
-        updatedAt: new Date(now.getTime() - 10 * DAY),
-      };
-    }),
-  );
-  await tx.insert(flows).values(rows);
+  await tx.insert(clientProfiles).values(DEMO_CLIENT_PROFILES.map((p) => ({ ...p, createdBy: DEMO_OPERATORS[0]!.subject, createdAt: new Date(now.getTime() - 41 * DAY) })));
+  // Loaded here, not at the top: a workflow (list_repositories) imports this module's provider id.
+  // Every workflow this deployment serves (with the conformance fixtures when they are enabled).
+  const { servedWorkflows } = await import("@/lib/workflows/registry");
+  await tx.insert(flows).values(demoFlows(servedWorkflows(), base, now));
   await tx.insert(killSwitchEvents).values([
     { scope: "mode:url", active: true, reason: "Phishing report under investigation", actor: DEMO_OPERATORS[1]!.subject, at: new Date(now.getTime() - 12 * DAY) },
     { scope: "mode:url", active: false, reason: "Report was a false positive", actor: DEMO_OPERATORS[0]!.subject, at: new Date(now.getTime() - 12 * DAY + 3_600_000) },
@@ -151,6 +138,50 @@ async function seedReferenceData(tx: Tx, now: Date, base: string): Promise<void>
 }
 
 export const flowId = flowIdFor;
+
+// The bundled downstream provider's issuer (lib/auth/dev-idp/downstream.ts serves it there). Not
+// imported from there: that module loads oidc-provider, which every ctl command would then pay for.
+const demoDownstreamIssuer = (base: string) => `${base}/dev/downstream`;
+
+// Seeded stages, as an operator could have set them: the report promoted everywhere, the purge
+// and the repository listing in a 20% canary. The `ctl` profile (tokens from `ctl token`) is
+// promoted for every workflow so a manual test just works, and `unregistered` (any client id no
+// admin mapped, e.g. MCP Inspector through dynamic registration) is a 100% canary in the demo
+// only: a real deployment starts it at FLOW_NEW_STAGE (off by default).
+const DEMO_STAGES: Record<string, { stage: "promoted" | "canary"; canaryPercent: number }> = {
+  generate_report: { stage: "promoted", canaryPercent: 0 },
+  purge_report_cache: { stage: "canary", canaryPercent: 20 },
+  list_repositories: { stage: "canary", canaryPercent: 20 },
+};
+
+function demoFlows(workflows: readonly WorkflowDefinition[], base: string, now: Date): Array<typeof flows.$inferInsert> {
+  const profiles = [...new Set(DEMO_CLIENT_PROFILES.map((p) => p.profileId)), UNREGISTERED_PROFILE];
+  return workflows.flatMap((wf) =>
+    profiles.map((profileId) => {
+      const seeded = DEMO_STAGES[wf.name] ?? { stage: "canary" as const, canaryPercent: 20 };
+      const entry = profileId === "ctl" ? { stage: "promoted" as const, canaryPercent: 0 } : profileId === UNREGISTERED_PROFILE ? { stage: "canary" as const, canaryPercent: 100 } : seeded;
+      // The same trusted inputs the engine fingerprints (lib/policy/resolve-flow.ts) with the
+      // bundled development issuers, so a demo flow is not marked for retest by its first call.
+      const fp = fingerprintFor({ workflow: wf.name, profileId, needs: wf.needs, issuer: `${base}/oidc`, providerIssuers: wf.needs.some((n) => n.kind === "grant") ? [demoDownstreamIssuer(base)] : [] });
+      return {
+        id: flowId(wf.name, profileId),
+        workflow: wf.name,
+        profileId,
+        serverVersion: SERVER_VERSION,
+        stage: entry.stage,
+        canaryPercent: entry.canaryPercent,
+        fingerprint: fp.fingerprint,
+        fingerprintInputs: fp.inputs,
+        retestRequired: entry.stage !== "promoted",
+        setupUrl: wf.name === "list_repositories" ? `${base}/setup/demo-git` : null,
+        createdAt: new Date(now.getTime() - 40 * DAY),
+        updatedAt: new Date(now.getTime() - 10 * DAY),
+      };
+    }),
+  );
+}
+
+const PROFILE_OF_CLIENT = new Map(DEMO_CLIENTS.map((c) => [c.name, c.profile]));
 
 function makeSessions(rng: Rng, n: number, now: Date) {
   const table = DEMO_CLIENTS.map((c) => [c, c.weight] as const);
@@ -225,7 +256,7 @@ function makeRecord(rng: Rng, s: Session, now: Date, forced?: { state: State; ur
       requestMethod: "tools/call",
       requestId: String(Math.floor(rng() * 1000)),
       toolName: tool,
-      flowId: flowId(tool, s.clientName),
+      flowId: flowId(tool, PROFILE_OF_CLIENT.get(s.clientName) ?? UNREGISTERED_PROFILE),
       purpose: url ? "Connect your Demo Git account to list repositories" : "Choose the report to generate",
       routeDecision: route,
       routeReason: route === "fallback" ? "client declared no URL mode; setup link returned" : `client declared ${route} mode`,
@@ -271,9 +302,10 @@ function operatorHistory(rng: Rng, now: Date, records: number): AuditInput[] {
   const t = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY);
   const list: AuditInput[] = [
     { at: t(30), actorType: "system", actorId: "ctl", action: AUDIT_ACTIONS.demoSeeded, targetType: "store", targetId: "demo", detail: { records } },
+    ...DEMO_CLIENT_PROFILES.map((p): AuditInput => ({ at: t(29.5), actorType: "operator", actorId: admin!.subject, action: AUDIT_ACTIONS.clientProfileSet, targetType: "client_profile", targetId: p.clientId, detail: { profile: p.profileId, previous_profile: null } })),
     { at: t(29), actorType: "operator", actorId: admin!.subject, action: AUDIT_ACTIONS.originAdded, targetType: "origin", targetId: "http://127.0.0.1:3000", detail: { redirect_uris: 1 } },
-    { at: t(20), actorType: "operator", actorId: releaser!.subject, action: AUDIT_ACTIONS.flowPromotionRequested, targetType: "flow", targetId: flowId("generate_report", "Visual Studio Code"), detail: { stage: "promoted" } },
-    { at: t(19), actorType: "operator", actorId: approver!.subject, action: AUDIT_ACTIONS.approvalApproved, targetType: "flow", targetId: flowId("generate_report", "Visual Studio Code"), detail: { gates: 5 } },
+    { at: t(20), actorType: "operator", actorId: releaser!.subject, action: AUDIT_ACTIONS.flowPromotionRequested, targetType: "flow", targetId: flowId("generate_report", "visual-studio-code"), detail: { stage: "promoted" } },
+    { at: t(19), actorType: "operator", actorId: approver!.subject, action: AUDIT_ACTIONS.approvalApproved, targetType: "flow", targetId: flowId("generate_report", "visual-studio-code"), detail: { gates: 5 } },
     { at: t(12), actorType: "operator", actorId: operator!.subject, action: AUDIT_ACTIONS.killSwitchOn, targetType: "kill_switch", targetId: "mode:url", detail: { reason: "Phishing report under investigation" } },
     { at: t(11.9), actorType: "operator", actorId: admin!.subject, action: AUDIT_ACTIONS.killSwitchOff, targetType: "kill_switch", targetId: "mode:url", detail: { reason: "Report was a false positive", requested_by: operator!.subject } },
     { at: t(3), actorType: "operator", actorId: auditor!.subject, action: AUDIT_ACTIONS.auditExported, targetType: "audit_log", targetId: "1-6", detail: { format: "ndjson", count: 6 } },

@@ -3,7 +3,7 @@
 // revoked record attaches nothing (lib/connect/flow.ts).
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
-import { elicitationRecords } from "@/db/schema";
+import { elicitationRecords, flows } from "@/db/schema";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAuditBatch } from "@/lib/audit/writer";
 
@@ -11,13 +11,15 @@ export const UNFINISHED = ["created", "sent", "accepted", "opened"] as const;
 
 export interface RevokeSelector {
   ids?: string[];
-  pending?: { flowId?: string; mode?: "form" | "url" };
+  /** `workflow`: the records of every flow of that workflow, whichever client profile. */
+  pending?: { flowId?: string; workflow?: string; mode?: "form" | "url" };
 }
 
 export async function revokeRecordsTx(tx: Tx, actor: { type: "operator" | "system"; id: string }, selector: RevokeSelector, reason: string): Promise<string[]> {
   const conds: SQL[] = [inArray(elicitationRecords.state, [...UNFINISHED])];
   if (selector.ids) conds.push(inArray(elicitationRecords.id, selector.ids));
   if (selector.pending?.flowId) conds.push(eq(elicitationRecords.flowId, selector.pending.flowId));
+  if (selector.pending?.workflow) conds.push(inArray(elicitationRecords.flowId, tx.select({ id: flows.id }).from(flows).where(eq(flows.workflow, selector.pending.workflow))));
   if (selector.pending?.mode) conds.push(eq(elicitationRecords.mode, selector.pending.mode));
   if (!selector.ids && !selector.pending) throw new Error("say which records to revoke");
   const at = new Date().toISOString();

@@ -6,11 +6,13 @@ import type { Need } from "./needs";
 export type Route = "form" | "url" | "fallback" | "blocked";
 
 export interface PolicyView {
-  /** Kill switches in force that apply to this flow: global, mode:form, mode:url, flow:ID. */
+  /** Kill switches in force that apply to this flow: global, mode:form, mode:url, flow:ID, workflow:NAME. */
   killed: Array<{ scope: string; reason: string }>;
   flowStage: "off" | "canary" | "promoted" | "rolled_back";
   inCanaryCohort: boolean;
   flowId: string;
+  /** The flow's workflow: a `workflow:NAME` switch stops it for every client profile. */
+  workflow: string;
 }
 
 export interface RouteDecision {
@@ -19,7 +21,7 @@ export interface RouteDecision {
 }
 
 function killedFor(policy: PolicyView, mode: "form" | "url" | null) {
-  return policy.killed.find((k) => k.scope === "global" || k.scope === `flow:${policy.flowId}` || (mode !== null && k.scope === `mode:${mode}`));
+  return policy.killed.find((k) => k.scope === "global" || k.scope === `flow:${policy.flowId}` || k.scope === `workflow:${policy.workflow}` || (mode !== null && k.scope === `mode:${mode}`));
 }
 
 /** The policy part of a decision: kill switches and the flow's stage. Undefined means "go on". */

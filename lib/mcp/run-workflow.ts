@@ -1,5 +1,6 @@
 // The one workflow invocation both protocol eras share. Whatever carried the call (a 2025-11-25
-// session or a stateless 2026-07-28 request), the same flow lookup, version fingerprint, engine,
+// session or a stateless 2026-07-28 request), the same flow lookup (by the token's verified client
+// id, lib/policy/resolve-flow.ts), version fingerprint, engine,
 // store and policy serve it; only the wire adapter differs. The record's protocol_version says which
 // revision carried it. A wire that ends the call itself (multi-round-trip: the answer arrives in a
 // later request; or a capability the client lacks) throws, and that passes through to its era.
@@ -14,10 +15,8 @@ import { askForm, type AskContext } from "@/lib/elicitation/engine";
 import { answerFromArguments } from "@/lib/elicitation/from-arguments";
 import { endsCallOnWire, type WireAdapter } from "@/lib/elicitation/wire";
 import { logger } from "@/lib/log/logger";
-import { fingerprintFor } from "@/lib/policy/fingerprint";
-import { ensureFlow } from "@/lib/policy/flows";
 import type { PolicySource } from "@/lib/policy/policy-source";
-import { updateFingerprint } from "@/lib/policy/promotion";
+import { resolveFlow } from "@/lib/policy/resolve-flow";
 import type { WorkflowDefinition, WorkflowRuntime } from "@/lib/workflows/types";
 import { textResult } from "@/lib/workflows/types";
 
@@ -59,18 +58,8 @@ export function failedResult(tool: string, err: unknown): CallToolResult {
 async function invoke(wf: WorkflowDefinition, caller: CallerFacts, request: { id: string; wire: WireAdapter; args: Record<string, unknown> }): Promise<CallToolResult> {
   const { db, policy, principal, client, modes } = caller;
   const clientName = client?.name ?? "unknown";
-  let flow = await policy.flow(wf.name, clientName);
-  // Keep the flow's version fingerprint current: a change means its gate evidence is stale.
-  const fp = fingerprintFor(flow, {
-    protocolVersion: caller.protocolVersion,
-    clientName,
-    clientVersion: client?.version ?? "unknown",
-    modes,
-    issuer: caller.issuer,
-    providerIssuers: wf.needs.some((n) => n.kind === "grant") ? [caller.downstreamIssuer] : [],
-    needs: wf.needs,
-  });
-  if (fp.fingerprint !== flow.fingerprint && (await updateFingerprint(db, flow.id, fp.fingerprint, fp.inputs))) flow = await ensureFlow(db, wf.name, clientName);
+  // The flow comes from the verified client id only; clientInfo is recorded, never consulted.
+  const flow = await resolveFlow({ db, policy, clientId: principal.clientId, issuer: caller.issuer, downstreamIssuer: caller.downstreamIssuer }, wf);
   const session = { id: caller.sessionId, clientName, clientVersion: client?.version ?? "unknown", protocolVersion: caller.protocolVersion, modes };
   const ask: AskContext = { db, subject: principal.subject, tenantId: principal.tenant, session, request: { method: "tools/call", id: request.id, toolName: wf.name }, flow, policy, wire: request.wire, config: engineConfig() };
   const runtime: WorkflowRuntime = {

@@ -8,6 +8,7 @@ import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { declaredModes } from "@/lib/elicitation/capabilities";
 import { SERVER_VERSION } from "@/lib/policy/flows";
 import type { PolicySource } from "@/lib/policy/policy-source";
+import { resolveFlow, type FlowContext } from "@/lib/policy/resolve-flow";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
 import { DESCRIBE_CAPABILITIES_TOOL, describeCapabilities } from "@/lib/workflows/describe-capabilities";
@@ -44,6 +45,8 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
   const issuer = oidcConfig().issuer;
   const workflows = servedWorkflows();
   const downstreamIssuer = downstreamUrls().issuer;
+  // Flows are selected by the verified client id only (never by clientInfo): lib/policy/resolve-flow.ts.
+  const flowContext: FlowContext = { db: ctx.db, policy: ctx.policy, clientId: ctx.principal.clientId, issuer, downstreamIssuer };
   const facts = () => {
     const caps = server.server.getClientCapabilities() as Record<string, unknown> | undefined;
     const client = server.server.getClientVersion();
@@ -64,6 +67,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
         declared: caps?.elicitation,
         modes,
         workflows,
+        flowFor: (wf) => resolveFlow(flowContext, wf),
       });
       return { content: [{ type: "text", text: JSON.stringify(report, null, 2) }], structuredContent: report };
     },

@@ -1,11 +1,16 @@
-// A flow's version fingerprint: what its gate evidence is valid for. MCP revision, SDK version,
-// the client name and every version of it seen, the declared capability manifest, the identity
-// provider and the downstream OAuth configuration the workflow uses, and the data classification
-// of what it asks. Any change marks the flow "retest required" and resets its promotion approvals.
+// A flow's version fingerprint: what its gate evidence is valid for. Built only from inputs this
+// server controls or verified: its own version, the MCP SDK version, the protocol revisions it
+// supports, the workflow and the data classification of what it asks, the identity provider that
+// issues the access tokens, the downstream OAuth configuration the workflow uses, and the client
+// profile (an admin-defined mapping of verified OAuth client ids). Anything a client declares about
+// itself (clientInfo name and version, capabilities) is an observation shown on the flow page,
+// never an input here: a caller must not be able to reset another tenant's pending promotion by
+// announcing a new version. Any change marks the flow "retest required" and resets its approvals.
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
-import type { Flow } from "@/db/schema";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { Need } from "@/lib/elicitation/needs";
+import { SERVER_VERSION } from "./flows";
 
 let sdkVersion: string | undefined;
 function sdk(): string {
@@ -14,25 +19,22 @@ function sdk(): string {
 }
 
 export interface FingerprintContext {
-  protocolVersion: string;
-  clientName: string;
-  clientVersion: string;
-  modes: { form: boolean; url: boolean };
+  workflow: string;
+  profileId: string;
+  needs: readonly Need[];
+  /** The issuer of the MCP access tokens. */
   issuer: string;
-  providerIssuers: string[];
-  needs: Need[];
+  /** The downstream OAuth issuers the workflow's grants use. */
+  providerIssuers: readonly string[];
 }
 
-export function fingerprintFor(flow: Pick<Flow, "fingerprintInputs">, c: FingerprintContext): { fingerprint: string; inputs: Record<string, unknown> } {
-  const seen = (flow.fingerprintInputs as { clientVersions?: unknown }).clientVersions;
-  const versions = new Set(Array.isArray(seen) ? seen.filter((v): v is string => typeof v === "string") : []);
-  versions.add(c.clientVersion);
+export function fingerprintFor(c: FingerprintContext): { fingerprint: string; inputs: Record<string, unknown> } {
   const inputs = {
-    mcpRevision: c.protocolVersion,
-    sdk: sdk(),
-    clientName: c.clientName,
-    clientVersions: [...versions].sort(),
-    capabilities: c.modes,
+    serverVersion: SERVER_VERSION,
+    sdk: [sdk()],
+    protocolRevisions: [...SUPPORTED_PROTOCOL_VERSIONS].sort(),
+    workflow: c.workflow,
+    profile: c.profileId,
     identityProvider: c.issuer,
     downstream: [...c.providerIssuers].sort(),
     dataClassification: c.needs.map((n) => `${n.key}:${n.kind}`).sort(),

@@ -1,8 +1,9 @@
 // What engaging a kill switch would do right now, for the confirmation step: how many unfinished
-// URL handles it revokes, and how many form requests in flight it lets end on their own.
-import { count, inArray } from "drizzle-orm";
+// URL handles it revokes, and how many form requests in flight it lets end on their own. Besides
+// global and per mode, one entry per workflow (`workflow:NAME`, every client profile's flow).
+import { count, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { elicitationRecords } from "@/db/schema";
+import { elicitationRecords, flows } from "@/db/schema";
 import { UNFINISHED } from "@/lib/elicitation/revoke";
 
 export interface KillSwitchImpact {
@@ -12,16 +13,23 @@ export interface KillSwitchImpact {
 }
 
 export async function killSwitchImpact(db: Db): Promise<KillSwitchImpact[]> {
-  const rows = await db
-    .select({ mode: elicitationRecords.mode, n: count() })
-    .from(elicitationRecords)
-    .where(inArray(elicitationRecords.state, [...UNFINISHED]))
-    .groupBy(elicitationRecords.mode);
+  const [rows, byWorkflow, workflows] = await Promise.all([
+    db.select({ mode: elicitationRecords.mode, n: count() }).from(elicitationRecords).where(inArray(elicitationRecords.state, [...UNFINISHED])).groupBy(elicitationRecords.mode),
+    db
+      .select({ workflow: flows.workflow, mode: elicitationRecords.mode, n: count() })
+      .from(elicitationRecords)
+      .innerJoin(flows, eq(flows.id, elicitationRecords.flowId))
+      .where(inArray(elicitationRecords.state, [...UNFINISHED]))
+      .groupBy(flows.workflow, elicitationRecords.mode),
+    db.selectDistinct({ workflow: flows.workflow }).from(flows).orderBy(flows.workflow),
+  ]);
   const url = Number(rows.find((r) => r.mode === "url")?.n ?? 0);
   const form = Number(rows.find((r) => r.mode === "form")?.n ?? 0);
+  const of = (workflow: string, mode: "url" | "form") => Number(byWorkflow.find((r) => r.workflow === workflow && r.mode === mode)?.n ?? 0);
   return [
     { scope: "global", urlHandlesRevoked: url, formRequestsDrained: form },
     { scope: "mode:form", urlHandlesRevoked: 0, formRequestsDrained: form },
     { scope: "mode:url", urlHandlesRevoked: url, formRequestsDrained: 0 },
+    ...workflows.map(({ workflow }) => ({ scope: `workflow:${workflow}`, urlHandlesRevoked: of(workflow, "url"), formRequestsDrained: of(workflow, "form") })),
   ];
 }

@@ -1,4 +1,5 @@
-// The kill switch: global, per mode, per flow. Engaging it takes one operator with a reason;
+// The kill switch: global, per mode, per flow (`flow:workflow:profile`), and per workflow across
+// every client profile (`workflow:NAME`). Engaging it takes one operator with a reason;
 // releasing it takes two different people (the first asks, a second confirms). Each change is one
 // transaction with its history row and its audit entry. An optional expiry releases it by itself.
 import { and, eq, gt, isNull, or } from "drizzle-orm";
@@ -9,9 +10,10 @@ import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAudit } from "@/lib/audit/writer";
 import { revokeRecordsTx } from "@/lib/elicitation/revoke";
 
+// Flow ids are `workflow:profile` (lib/policy/profile-id.ts), so every flow fits `flow:`.
 export const killSwitchScope = z
   .string()
-  .regex(/^(global|mode:(form|url)|flow:[A-Za-z0-9:_.-]{1,200})$/, "scope must be global, mode:form, mode:url or flow:ID");
+  .regex(/^(global|mode:(form|url)|flow:[a-z][a-z0-9_]{0,62}:[a-z0-9][a-z0-9-]{0,62}|workflow:[a-z][a-z0-9_]{0,62})$/, "scope must be global, mode:form, mode:url, flow:WORKFLOW:PROFILE or workflow:NAME");
 export const killSwitchReason = z.string().trim().min(3, "a reason is required").max(200, "keep the reason under 200 characters");
 
 export class KillSwitchError extends Error {
@@ -49,8 +51,9 @@ export async function engageKillSwitch(db: Db, actor: Actor, input: { scope: str
     });
     // Unfinished URL handles in scope are revoked with it: an open connect link must not outlive
     // the decision to stop. (Form requests in flight end with their request.)
-    if (scope === "global" || scope === "mode:url" || scope.startsWith("flow:")) {
-      await revokeRecordsTx(tx, actor, { pending: { mode: "url", ...(scope.startsWith("flow:") ? { flowId: scope.slice(5) } : {}) } }, `kill switch ${scope}: ${reason}`);
+    const target = scope.startsWith("flow:") ? { flowId: scope.slice(5) } : scope.startsWith("workflow:") ? { workflow: scope.slice(9) } : {};
+    if (scope === "global" || scope === "mode:url" || scope.startsWith("flow:") || scope.startsWith("workflow:")) {
+      await revokeRecordsTx(tx, actor, { pending: { mode: "url", ...target } }, `kill switch ${scope}: ${reason}`);
     }
     return row!;
   });

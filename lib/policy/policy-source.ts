@@ -1,7 +1,7 @@
-// Where the engine reads the policy in force: the active kill switches and the flow a call belongs
-// to. `directPolicy` reads the store on every call. `cachedPolicy` keeps both in memory and drops
+// Where the engine reads the policy in force: the active kill switches, the client profile of a
+// verified client id, and the flow a call belongs to. `directPolicy` reads the store on every call. `cachedPolicy` keeps both in memory and drops
 // them when the database says the policy changed (migration 0003 notifies 'policy_changed' on any
-// write to kill_switches or flows, from any process), so every instance sees a change within
+// write to kill_switches or flows, and the flows-by-profile migration on client_profiles, from any process), so every instance sees a change within
 // milliseconds while a call costs no policy query. Two guards bound staleness if a notification is
 // ever missed: the snapshot is reloaded when the LISTEN connection is re-established, and it is
 // never older than `maxAgeMs` (one second by default, the kill switch's propagation budget).
@@ -10,8 +10,10 @@ import { sql } from "drizzle-orm";
 import type { DbOrTx, Store } from "@/db/client";
 import type { Flow, KillSwitch } from "@/db/schema";
 import { logger } from "@/lib/log/logger";
-import { ensureFlow, flowIdFor } from "./flows";
+import { activeProfileMap, profileForClient } from "./client-profiles";
+import { ensureFlow, type InitialFingerprint } from "./flows";
 import { activeKillSwitches } from "./kill-switch";
+import { flowIdFor, UNREGISTERED_PROFILE } from "./profile-id";
 
 export const POLICY_CHANNEL = "policy_changed";
 /** Readiness probes: a notification sent to ourselves through the database. */
@@ -20,17 +22,24 @@ const PROBE_CHANNEL = "policy_probe";
 export interface PolicySource {
   /** Kill switches in force at `now` (expired ones excluded). */
   killSwitches(now?: Date): Promise<KillSwitch[]>;
-  /** The flow for a workflow and client name, created (as canary) on first use. */
-  flow(workflow: string, clientName: string): Promise<Flow>;
+  /** The profile of a verified OAuth client id ("unregistered" when it has no active mapping). */
+  profileFor(clientId: string): Promise<string>;
+  /** The flow for a workflow and profile, created at FLOW_NEW_STAGE on first use. */
+  flow(workflow: string, profileId: string, initial: InitialFingerprint): Promise<Flow>;
 }
 
 export function directPolicy(db: DbOrTx): PolicySource {
-  return { killSwitches: (now) => activeKillSwitches(db, now), flow: (workflow, clientName) => ensureFlow(db, workflow, clientName) };
+  return {
+    killSwitches: (now) => activeKillSwitches(db, now),
+    profileFor: (clientId) => profileForClient(db, clientId),
+    flow: (workflow, profileId, initial) => ensureFlow(db, workflow, profileId, initial),
+  };
 }
 
 interface Snapshot {
   switches: KillSwitch[];
   flows: Map<string, Flow>;
+  profiles: Map<string, string>;
   loadedAt: number;
 }
 
@@ -57,8 +66,8 @@ export async function cachedPolicy(store: Store, maxAgeMs = 1000): Promise<Cache
     const seen = generation;
     const loading = (async () => {
       // All active switches, including those with an expiry: expiry is applied at read time.
-      const [switches, flows] = await Promise.all([activeKillSwitches(db, new Date(0)), db.query.flows.findMany()]);
-      return { switches, flows: new Map(flows.map((f) => [f.id, f])), loadedAt: Date.now() };
+      const [switches, flows, profiles] = await Promise.all([activeKillSwitches(db, new Date(0)), db.query.flows.findMany(), activeProfileMap(db)]);
+      return { switches, flows: new Map(flows.map((f) => [f.id, f])), profiles, loadedAt: Date.now() };
     })();
     current = loading;
     // A change notified while this load ran may not be in it: keep it for this read only.
@@ -116,10 +125,11 @@ export async function cachedPolicy(store: Store, maxAgeMs = 1000): Promise<Cache
     invalidate,
     probe,
     killSwitches: async (now = new Date()) => (await snapshot()).switches.filter((s) => !s.expiresAt || s.expiresAt.getTime() > now.getTime()),
-    flow: async (workflow, clientName) => {
-      const known = (await snapshot()).flows.get(flowIdFor(workflow, clientName));
+    profileFor: async (clientId) => (await snapshot()).profiles.get(clientId) ?? UNREGISTERED_PROFILE,
+    flow: async (workflow, profileId, initial) => {
+      const known = (await snapshot()).flows.get(flowIdFor(workflow, profileId));
       if (known) return known;
-      const created = await ensureFlow(db, workflow, clientName);
+      const created = await ensureFlow(db, workflow, profileId, initial);
       invalidate(); // the insert notifies too; this makes the next read see it even before that arrives
       return created;
     },

@@ -11,6 +11,7 @@ export async function policyView(policy: PolicySource, flow: Flow, subject: stri
   const switches = await policy.killSwitches();
   return {
     flowId: flow.id,
+    workflow: flow.workflow,
     flowStage: flow.stage,
     inCanaryCohort: flow.stage !== "canary" || inCohort(subject, flow.id, flow.canaryPercent),
     killed: switches.map((s) => ({ scope: s.scope, reason: s.reason })),

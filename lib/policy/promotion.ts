@@ -1,15 +1,19 @@
 // Canary promotion and rollback. A releaser requests; a different approver approves; the
 // promotion is applied only while the approval's fingerprint is still the flow's and all five gates
 // pass against it (re-checked at apply time). Rollback blocks new elicitation for the flow,
-// revokes its unfinished handles and leaves reconciliation of what already happened working.
+// revokes its unfinished handles and leaves reconciliation of what already happened working; a
+// workflow can be rolled back across every client profile at once. Releasers may also set a
+// flow's canary share (how a flow that entered at FLOW_NEW_STAGE=off is first admitted).
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
-import { approvals, flows } from "@/db/schema";
+import { approvals, flows, type Flow } from "@/db/schema";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
-import { appendAudit } from "@/lib/audit/writer";
+import { appendAudit, appendAuditBatch } from "@/lib/audit/writer";
 import { revokeRecordsTx } from "@/lib/elicitation/revoke";
+import { activeProfileMap } from "./client-profiles";
 import { gatesBlocking, gateStatus } from "./gates";
+import { flowIdFor, UNREGISTERED_PROFILE, workflowNameSchema } from "./profile-id";
 
 export class PromotionError extends Error {
   override name = "PromotionError";
@@ -58,6 +62,47 @@ export async function rollbackFlow(db: Db, releaser: string, flowId: string, rea
     const revoked = await revokeRecordsTx(tx, { type: "operator", id: releaser }, { pending: { flowId } }, `rollback: ${reason}`);
     await appendAudit(tx, { actorType: "operator", actorId: releaser, action: AUDIT_ACTIONS.flowRolledBack, targetType: "flow", targetId: flowId, detail: { reason, revoked: revoked.length } });
     return { flowId, stage: "rolled_back" as const, revoked: revoked.length };
+  });
+}
+
+export async function setCanary(db: Db, releaser: string, flowId: string, percent: number, reason: string) {
+  if (!Number.isInteger(percent) || percent < 0 || percent > 100) throw new PromotionError("the canary share is a whole number from 0 to 100");
+  return db.transaction(async (tx) => {
+    const flow = await lockFlow(tx, flowId);
+    await tx.update(flows).set({ stage: "canary", canaryPercent: percent, updatedAt: new Date() }).where(eq(flows.id, flowId));
+    await appendAudit(tx, { actorType: "operator", actorId: releaser, action: AUDIT_ACTIONS.flowCanarySet, targetType: "flow", targetId: flowId, detail: { reason, percent, from_stage: flow.stage, from_percent: flow.canaryPercent } });
+    return { flowId, stage: "canary" as const, canaryPercent: percent };
+  });
+}
+
+// A flow created by a workflow rollback has not been fingerprinted yet; the first call that
+// resolves it computes the real one (and marks it for retest, as any change does).
+const UNFINGERPRINTED = { fingerprint: "not-yet-computed", inputs: {} };
+
+/**
+ * Rolls back every flow of a workflow, whichever client: the flows that exist, and a rolled-back
+ * flow for every mapped profile and "unregistered" that has none yet, so a client that
+ * re-registers or is mapped to another profile cannot walk around it. Profiles mapped later start
+ * at FLOW_NEW_STAGE; the `workflow:NAME` kill switch covers those too.
+ */
+export async function rollbackWorkflow(db: Db, releaser: string, workflow: string, reason: string) {
+  const name = workflowNameSchema.safeParse(workflow);
+  if (!name.success) throw new PromotionError(name.error.issues[0]?.message ?? "invalid workflow name");
+  return db.transaction(async (tx) => {
+    const existing = await tx.select().from(flows).where(eq(flows.workflow, name.data)).for("update");
+    // A typo must not create flows for a workflow that never ran.
+    if (existing.length === 0) throw new PromotionError(`workflow ${name.data} has no flows`);
+    const profiles = new Set([...(await activeProfileMap(tx)).values(), UNREGISTERED_PROFILE]);
+    for (const f of existing) profiles.delete(f.profileId);
+    const template: Flow = existing[0]!;
+    const missing = [...profiles].map((profileId) => ({ id: flowIdFor(name.data, profileId), workflow: name.data, profileId, serverVersion: template.serverVersion, stage: "rolled_back" as const, canaryPercent: 0, fingerprint: UNFINGERPRINTED.fingerprint, fingerprintInputs: UNFINGERPRINTED.inputs, retestRequired: true, setupUrl: template.setupUrl }));
+    if (missing.length) await tx.insert(flows).values(missing).onConflictDoNothing();
+    const ids = [...existing.map((f) => f.id), ...missing.map((f) => f.id)];
+    await tx.update(flows).set({ stage: "rolled_back", updatedAt: new Date() }).where(inArray(flows.id, ids));
+    await tx.update(approvals).set({ state: "superseded" }).where(and(inArray(approvals.flowId, ids), eq(approvals.kind, "promotion"), inArray(approvals.state, ["pending", "approved"])));
+    const revoked = await revokeRecordsTx(tx, { type: "operator", id: releaser }, { pending: { workflow: name.data } }, `rollback of workflow ${name.data}: ${reason}`);
+    await appendAuditBatch(tx, ids.map((id) => ({ actorType: "operator" as const, actorId: releaser, action: AUDIT_ACTIONS.flowRolledBack, targetType: "flow", targetId: id, detail: { reason, workflow: name.data, workflow_rollback: true, revoked: revoked.length } })));
+    return { workflow: name.data, flows: ids.sort(), revoked: revoked.length };
   });
 }
 

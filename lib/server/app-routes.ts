@@ -6,7 +6,7 @@ import { createDownstreamApi, createDownstreamProvider, DOWNSTREAM_PREFIX } from
 import { createDevIdpHandler } from "@/lib/auth/dev-idp/mount";
 import { createPgRecordStore } from "@/lib/auth/dev-idp/pg-record-store";
 import { createDevProvider } from "@/lib/auth/dev-idp/provider";
-import { createBearerVerifier, protectedResourceMetadata } from "@/lib/auth/mcp-bearer";
+import { clientIdClaimsFromEnv, createBearerVerifier, protectedResourceMetadata } from "@/lib/auth/mcp-bearer";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { abuseConfig } from "@/lib/abuse/config";
 import { guardConnectRequest, isConnectPath } from "@/lib/abuse/connect-guard";
@@ -15,6 +15,7 @@ import { createMcpEndpoint } from "@/lib/mcp/http-endpoint";
 import { allowedOriginSet } from "@/lib/mcp/origin-guard";
 import { vaultKey } from "@/lib/vault/vault";
 import type { Db } from "@/db/client";
+import { newFlowStage } from "@/lib/policy/new-flow-stage";
 import type { PolicySource } from "@/lib/policy/policy-source";
 
 export type RouteHandler = ((req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>) & {
@@ -26,6 +27,9 @@ export type RouteHandler = ((req: http.IncomingMessage, res: http.ServerResponse
 
 export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): RouteHandler {
   const cfg = oidcConfig();
+  // A bad FLOW_NEW_STAGE (or the retired FLOW_DEFAULT_CANARY_PERCENT) stops the server at start,
+  // not at the first call of a new client.
+  newFlowStage();
   // The development providers keep their sessions, consents and clients in the store, so a
   // restart or a second instance keeps users signed in.
   const records = (namespace: string) => createPgRecordStore(db, namespace, vaultKey());
@@ -38,7 +42,7 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
   const limits = abuseConfig();
   const window = { windowMs: limits.rateWindowMs };
   const mcp = createMcpEndpoint({
-    verify: createBearerVerifier({ issuer: cfg.issuer, audience: cfg.mcpResource, tenantClaim: cfg.tenantClaim }),
+    verify: createBearerVerifier({ issuer: cfg.issuer, audience: cfg.mcpResource, tenantClaim: cfg.tenantClaim, clientIdClaims: clientIdClaimsFromEnv() }),
     resource: cfg.mcpResource,
     db,
     policy,

@@ -1,5 +1,6 @@
 // describe_capabilities: asks nothing. Tells a client (and whoever debugs it) which elicitation
 // modes this session negotiated and how each workflow's needs would be routed for it right now.
+import type { Flow } from "@/db/schema";
 import type { DeclaredModes } from "@/lib/elicitation/capabilities";
 import { decideRoute, policyBlock } from "@/lib/elicitation/router";
 import type { PolicySource } from "@/lib/policy/policy-source";
@@ -14,10 +15,11 @@ export const DESCRIBE_CAPABILITIES_TOOL = {
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 } as const;
 
-export async function describeCapabilities(policy: PolicySource, q: { subject: string; tenantId: string; sessionId: string | null; client: { name: string; version: string } | null; protocolVersion: string; declared: unknown; modes: DeclaredModes; workflows: readonly WorkflowDefinition[] }) {
+export async function describeCapabilities(policy: PolicySource, q: { subject: string; tenantId: string; sessionId: string | null; client: { name: string; version: string } | null; protocolVersion: string; declared: unknown; modes: DeclaredModes; workflows: readonly WorkflowDefinition[]; flowFor: (wf: WorkflowDefinition) => Promise<Flow> }) {
   const workflows = [];
   for (const wf of q.workflows) {
-    const flow = await policy.flow(wf.name, q.client?.name ?? "unknown");
+    // The flow comes from the verified client id, like a real call's; q.client is only reported.
+    const flow = await q.flowFor(wf);
     const view = await policyView(policy, flow, q.subject);
     const needs = wf.needs.map((need) => {
       if (need.kind === "authoritative") return { key: need.key, kind: need.kind, route: "read", reason: `read from ${need.source}, never asked` };
@@ -28,7 +30,7 @@ export async function describeCapabilities(policy: PolicySource, q: { subject: s
       const d = decideRoute(need, q.modes, view);
       return { key: need.key, kind: need.kind, route: d.route, reason: d.reason };
     });
-    workflows.push({ name: wf.name, title: wf.title, flow: flow.id, stage: flow.stage, needs });
+    workflows.push({ name: wf.name, title: wf.title, flow: flow.id, profile: flow.profileId, stage: flow.stage, needs });
   }
   return {
     subject: q.subject,

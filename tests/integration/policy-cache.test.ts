@@ -1,4 +1,4 @@
-// The server's in-memory policy: a kill switch or a flow change written by another process (here,
+// The server's in-memory policy: a kill switch, a flow or a client profile change written by another process (here,
 // another connection pool on the same database) is seen by the next read, because the database
 // notifies the change; expiry is applied at read time; a missed notification is bounded by the
 // snapshot's maximum age.
@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "@/db/client";
 import { flows, killSwitches } from "@/db/schema";
+import { removeClientProfile, setClientProfile } from "@/lib/policy/client-profiles";
 import { engageKillSwitch } from "@/lib/policy/kill-switch";
 import { cachedPolicy, type CachedPolicy } from "@/lib/policy/policy-source";
 import { createTestStore, type TestStore } from "../helpers/test-store";
@@ -13,6 +14,7 @@ import { createTestStore, type TestStore } from "../helpers/test-store";
 let t: TestStore;
 let other: Store;
 let policy: CachedPolicy;
+const INITIAL = { fingerprint: "0".repeat(64), inputs: {} };
 
 async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, withinMs: number): Promise<{ value: T; ms: number }> {
   const start = Date.now();
@@ -45,12 +47,22 @@ describe("cached policy", () => {
     expect(await policy.killSwitches(new Date(Date.now() + 120_000))).toEqual([]);
   });
 
-  it("sees a flow change made elsewhere, and creates unknown flows", async () => {
-    const flow = await policy.flow("generate_report", "cache-client");
-    expect(flow.stage).toBe("canary");
+  it("sees a flow change made elsewhere, and creates unknown flows at FLOW_NEW_STAGE (off)", async () => {
+    const flow = await policy.flow("generate_report", "cache-client", INITIAL);
+    expect(flow).toMatchObject({ id: "generate_report:cache-client", profileId: "cache-client", stage: "off", canaryPercent: 0 });
     await other.db.update(flows).set({ stage: "rolled_back" }).where(eq(flows.id, flow.id));
-    const seen = await eventually(() => policy.flow("generate_report", "cache-client"), (f) => f.stage === "rolled_back", 2_000);
+    const seen = await eventually(() => policy.flow("generate_report", "cache-client", INITIAL), (f) => f.stage === "rolled_back", 2_000);
     expect(seen.value.stage).toBe("rolled_back");
+  });
+
+  it("sees a client profile mapped or removed elsewhere", async () => {
+    expect(await policy.profileFor("cache-oauth-client")).toBe("unregistered");
+    await setClientProfile(other.db, "op-admin-0001", { clientId: "cache-oauth-client", profileId: "cache-profile", displayName: "Cache test" });
+    const mapped = await eventually(() => policy.profileFor("cache-oauth-client"), (p) => p === "cache-profile", 2_000);
+    expect(mapped.value).toBe("cache-profile");
+    await removeClientProfile(other.db, "op-admin-0001", { clientId: "cache-oauth-client" });
+    const removed = await eventually(() => policy.profileFor("cache-oauth-client"), (p) => p === "unregistered", 2_000);
+    expect(removed.value).toBe("unregistered");
   });
 
   it("reloads a snapshot older than its maximum age even without a notification", async () => {

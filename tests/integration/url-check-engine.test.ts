@@ -35,6 +35,16 @@ afterAll(async () => {
 
 const EXIT = { allow: 0, warn: 3, block: 1 } as const;
 
+describe("a configured APP_URL that parsers read differently", () => {
+  it.each([
+    ["a trailing-dot host", "https://connect.example.com."],
+    ["a backslash", "https://connect.example.com\\@evil.example"],
+  ])("%s stops the configuration instead of reaching the engine", (_name, appUrl) => {
+    Object.assign(process.env, { APP_URL: appUrl, APP_ENV: "development" });
+    expect(() => connectConfig()).toThrow(/APP_URL/);
+  });
+});
+
 describe("engine and CLI agree on the connect URL", () => {
   // Development mode throughout (production would need every production secret configured); the
   // URL check differs between the two only for loopback HTTP, which the unit tests cover.
@@ -42,12 +52,10 @@ describe("engine and CLI agree on the connect URL", () => {
     ["loopback HTTP in development", "http://localhost:4555", "allow"],
     ["a plain HTTPS host", "https://connect.example.com", "allow"],
     ["an IP literal (warned, so the engine refuses)", "https://203.0.113.7", "warn"],
-    ["a trailing-dot host", "https://connect.example.com.", "block"],
     ["a punycode host mixing scripts", "https://xn--pple-43d.com", "warn"],
     ["plain HTTP to a non-loopback host", "http://connect.example.com", "block"],
     ["another domain inside the host", "https://connect.example.com.evil.example", "warn"],
     ["the default port spelled out", "https://connect.example.com:443", "allow"],
-    ["a backslash in the configured URL (normalised away before the engine builds its link)", "https://connect.example.com\\@evil.example", "allow"],
   ])("%s", async (_name, appUrl, expected) => {
     Object.assign(process.env, { APP_URL: appUrl, APP_ENV: "development" });
     const cfg = connectConfig();
@@ -75,7 +83,8 @@ describe("engine and CLI agree on the connect URL", () => {
       tenantId: "acme",
       session: { id: null, clientName, clientVersion: "1", protocolVersion: "2025-11-25", modes: { form: true, url: true } },
       request: { method: "tools/call", id: String(n), toolName: "list_repositories" },
-      flow: await policy.flow("list_repositories", clientName),
+      // The seeded, promoted flow of the `ctl` profile: the URL check, not the stage, decides here.
+      flow: await policy.flow("list_repositories", "ctl", { fingerprint: "seeded", inputs: {} }),
       policy,
       wire,
       config: engineConfig(),

@@ -6,6 +6,7 @@
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import type { Env } from "@/db/config";
 import { DEV_CLI_CLIENT_ID, DEV_CONSOLE_CLIENT_ID, oidcConfig } from "@/lib/auth/oidc-config";
+import { DEMO_CLIENT_PROFILES } from "@/lib/demo/clients";
 import { accountBySubject } from "./accounts";
 import { escapeHtml } from "./escape-html";
 import { devCookieKeys, devJwks } from "./keys";
@@ -175,15 +176,30 @@ export function createDevProvider(env: Env = process.env, records?: IdpRecordSto
       // The operator command line: a public client that signs in only through the device
       // authorization grant (`ctl login`); `ctl token` also mints its in-process tokens as it.
       { client_id: CTL_CLIENT_ID, client_name: "ctl, the operator command line", token_endpoint_auth_method: "none", redirect_uris: [], grant_types: [DEVICE_CODE_GRANT], response_types: [] },
+      // The demo's client software ids: they exist so `ctl token --client ID` (and tests) can mint a
+      // token whose verified client_id selects that client profile; no redirect, no grant type.
+      ...staticClientIds()
+        .filter((id) => id !== CTL_CLIENT_ID)
+        .map((id) => ({ client_id: id, token_endpoint_auth_method: "none" as const, redirect_uris: [], grant_types: [], response_types: [] })),
     ],
   });
 }
 
-/** Mints an MCP access token in-process (ctl token), signed with the persisted development keys. */
-export async function mintMcpAccessToken(provider: Provider, opts: { subject: string; tenant: string; ttlSeconds: number; mcpResource: string }): Promise<string> {
-  const client = await provider.Client.find(CTL_CLIENT_ID);
-  if (!client) throw new Error("ctl client missing from the development provider");
-  const grant = new provider.Grant({ accountId: opts.subject, clientId: CTL_CLIENT_ID });
+/** The client ids the development provider mints tokens for in-process: ctl and the demo clients. */
+export function staticClientIds(): string[] {
+  return [...new Set([CTL_CLIENT_ID, ...DEMO_CLIENT_PROFILES.map((p) => p.clientId)])];
+}
+
+/**
+ * Mints an MCP access token in-process (ctl token), signed with the persisted development keys.
+ * `clientId` (default ctl) must be one of staticClientIds(): it becomes the token's client_id.
+ */
+export async function mintMcpAccessToken(provider: Provider, opts: { subject: string; tenant: string; ttlSeconds: number; mcpResource: string; clientId?: string }): Promise<string> {
+  const clientId = opts.clientId ?? CTL_CLIENT_ID;
+  if (!staticClientIds().includes(clientId)) throw new Error(`the development provider mints tokens only for ${staticClientIds().join(", ")}`);
+  const client = await provider.Client.find(clientId);
+  if (!client) throw new Error(`client ${clientId} missing from the development provider`);
+  const grant = new provider.Grant({ accountId: opts.subject, clientId });
   grant.addResourceScope(opts.mcpResource, MCP_SCOPE);
   const grantId = await grant.save();
   const token = new provider.AccessToken({

@@ -16,6 +16,7 @@ import type { WorkflowDefinition } from "@/lib/workflows/types";
 import type { CallerFacts } from "../run-workflow";
 import { SERVER_INFO } from "../server";
 import { callModernWorkflow } from "./call-workflow";
+import { resolveFlow } from "@/lib/policy/resolve-flow";
 
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
 
@@ -77,6 +78,8 @@ export function buildModernServer(ctx: ModernContext): McpServer {
         declared: caps?.elicitation,
         modes,
         workflows,
+        // The verified client id selects the flows, as for a call (never the envelope's clientInfo).
+        flowFor: (wf) => resolveFlow({ db: ctx.db, policy: ctx.policy, clientId: ctx.principal.clientId, issuer, downstreamIssuer }, wf),
       });
       return { content: [{ type: "text", text: JSON.stringify(report, null, 2) }], structuredContent: report };
     },

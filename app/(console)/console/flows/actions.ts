@@ -2,8 +2,12 @@
 
 import type { ActionResult } from "@/lib/auth/action-result";
 import { runOperatorAction } from "@/lib/auth/operator-action";
-import { flowAction } from "@/lib/policy/flow-actions";
+import { flowAction, workflowRollbackAction } from "@/lib/policy/flow-actions";
 
 export async function flowFormAction(_prev: unknown, form: FormData): Promise<ActionResult<{ message: string }>> {
   return (await runOperatorAction(flowAction, Object.fromEntries(form))).result;
+}
+
+export async function workflowRollbackFormAction(_prev: unknown, form: FormData): Promise<ActionResult<{ message: string }>> {
+  return (await runOperatorAction(workflowRollbackAction, Object.fromEntries(form))).result;
 }
