@@ -35,9 +35,9 @@ export async function startAppServer(db: Db, options: AppServerOptions = {}): Pr
   delete process.env.OIDC_ISSUER;
   const appRoutes = createAppRoutes(async () => db);
   const first = options.before?.(baseUrl);
-  const routes: RouteHandler = async (req, res) => (first && (await first(req, res))) || appRoutes(req, res);
+  const handle: RouteHandler = async (req, res) => (first && (await first(req, res))) || appRoutes(req, res);
   server.on("request", (req, res) => {
-    routes(req, res)
+    handle(req, res)
       .then((done) => {
         if (!done) res.writeHead(404).end();
       })
@@ -48,9 +48,10 @@ export async function startAppServer(db: Db, options: AppServerOptions = {}): Pr
   return {
     baseUrl,
     dataDir,
-    routes,
+    // The app's own routes (with their sweep and close hooks), not the wrapper in front of them.
+    routes: appRoutes,
     close: async () => {
-      routes.close?.();
+      appRoutes.close?.();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // A directory the caller gave is the caller's to remove (it may outlive this server).
