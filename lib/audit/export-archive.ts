@@ -34,6 +34,8 @@ export function exportArchive(req: EvidenceRequest): ArchiveStream {
   const pack = tar.pack();
   const out = new PassThrough();
   pack.pipe(out);
+  // A failure reaches the reader through `out`; the packer's own error event has nobody to tell.
+  pack.on("error", () => {});
   const entry = (name: string, bytes: Buffer) =>
     new Promise<void>((resolve, reject) => {
       // The callback fires once the reader took the bytes: back-pressure from the client.
