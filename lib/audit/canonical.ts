@@ -77,3 +77,13 @@ export function computeHash(entry: Omit<AuditEntry, "hash">): string {
 export function entryLine(entry: AuditEntry): string {
   return fixedShape(entry, entry.hash);
 }
+
+/**
+ * The export line from an already serialised body and its hash: JCS of body + hash is the body with
+ * the hash member inserted before `prevHash` (the last `,"prevHash":"` is the top-level one: no
+ * later member can hold an unescaped quote). Saves serialising every exported entry twice.
+ */
+export function lineFromBody(body: string, hash: string): string {
+  const at = body.lastIndexOf(',"prevHash":"');
+  return `${body.slice(0, at)},"hash":${q(hash)}${body.slice(at)}`;
+}

@@ -17,7 +17,7 @@ import type { Db } from "@/db/client";
 import { auditLog } from "@/db/schema";
 import { AUDIT_ACTIONS } from "./actions";
 import { partName, PART_BYTES, PUBLIC_KEY_FILE, SIGNATURE_FILE } from "./archive-format";
-import { canonicalize, computeHash, entryLine, type AuditEntry } from "./canonical";
+import { canonicalize, hashedBody, lineFromBody, type AuditEntry } from "./canonical";
 import { auditEntryBatches } from "./export-rows";
 import { CSV_COLUMNS, DATA_FILE, MANIFEST_FILE, signedPayload, type ExportFormat, type Manifest } from "./manifest";
 import type { Signer } from "./signing";
@@ -75,17 +75,21 @@ export async function exportEvidence(req: EvidenceRequest, sink: EvidenceSink): 
   let first: AuditEntry | undefined;
   let last: AuditEntry | undefined;
   for await (const entries of auditEntryBatches(db, { headSeq, from: req.from, to: req.to })) {
+    let lines = "";
     for (const e of entries) {
-      const { hash, ...body } = e;
-      if (computeHash(body) !== hash) throw new ExportError(`refusing to sign: stored audit entry ${e.seq} fails its hash`);
+      const { hash, ...fields } = e;
+      // Serialised once: hashed as is, and (with the hash inserted) written as the line.
+      const body = hashedBody(fields);
+      if (createHash("sha256").update(body).digest("hex") !== hash) throw new ExportError(`refusing to sign: stored audit entry ${e.seq} fails its hash`);
       if (last && (e.seq !== last.seq + 1 || e.prevHash !== last.hash)) {
         throw new ExportError(`refusing to sign: stored audit entry ${e.seq} does not link to ${last.seq}`);
       }
+      if (format === "ndjson") lines += lineFromBody(body, hash) + "\n";
       first ??= e;
       last = e;
     }
     count += entries.length;
-    pending += format === "csv" ? stringify(entries.map(csvRecord)) : entries.map((e) => entryLine(e) + "\n").join("");
+    pending += format === "csv" ? stringify(entries.map(csvRecord)) : lines;
     if (pending.length >= PART_BYTES) await flush();
   }
   // Always at least one part, even when empty: the archive then names its data file.

@@ -5,7 +5,7 @@ import { getTableColumns } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog } from "@/db/schema";
 import { ChainChecker } from "@/lib/audit/chain-checker";
-import { ACTOR_TYPES, computeHash, entryLine, GENESIS_HASH, HASHED_FIELDS, hashedBody, type AuditEntry } from "@/lib/audit/canonical";
+import { ACTOR_TYPES, computeHash, entryLine, GENESIS_HASH, HASHED_FIELDS, hashedBody, lineFromBody, type AuditEntry } from "@/lib/audit/canonical";
 
 const body = {
   seq: 1,
@@ -123,6 +123,8 @@ describe("fast path against the canonicalize library (property-based)", () => {
       fc.property(entryArb, fc.stringMatching(/^[0-9a-f]{64}$/), (entry, hash) => {
         expect(outcome(() => hashedBody(entry))).toBe(outcome(() => canonicalizeLibrary({ ...entry, v: 1 })));
         expect(outcome(() => entryLine({ ...entry, hash }))).toBe(outcome(() => canonicalizeLibrary({ ...entry, hash, v: 1 })));
+        // The exporter's shortcut: the hashed body with the hash inserted is the same line.
+        expect(outcome(() => lineFromBody(hashedBody(entry), hash))).toBe(outcome(() => canonicalizeLibrary({ ...entry, hash, v: 1 })));
       }),
       { numRuns: 2000 },
     );
