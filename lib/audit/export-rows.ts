@@ -61,8 +61,9 @@ type RawRow = { seq: string; ts: string; actor_type: AuditEntry["actorType"]; ac
 
 async function* cursorBatches(sql: postgres.Sql, range: RowRange): AsyncGenerator<AuditEntry[]> {
   // drizzle leaves postgres.js's date parsing off, so the time is formatted in SQL (UTC, milliseconds).
-  const from = range.from ? sql`and ts >= ${range.from}` : sql``;
-  const to = range.to ? sql`and ts < ${range.to}` : sql``;
+  // Times go as ISO text: drizzle's client has postgres.js's date serialisation switched off too.
+  const from = range.from ? sql`and ts >= ${range.from.toISOString()}::timestamptz` : sql``;
+  const to = range.to ? sql`and ts < ${range.to.toISOString()}::timestamptz` : sql``;
   const query = sql<RawRow[]>`
     select seq, to_char(ts at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ts, actor_type, actor_id, action, target_type, target_id, detail, prev_hash, hash
     from audit_log where seq <= ${range.headSeq} ${from} ${to} order by seq`;
