@@ -65,13 +65,9 @@ export function exportArchive(req: EvidenceRequest): ArchiveStream {
   return { stream: out, startedAt, done };
 }
 
-/** Writes the archive to a file (under a `.partial` name, renamed when complete) or to stdout. */
+/** Writes the archive to a file, under a `.partial` name renamed when complete. */
 export async function writeArchive(req: EvidenceRequest, target: string): Promise<Manifest> {
   const archive = exportArchive(req);
-  if (target === "-") {
-    await pipeline(archive.stream, process.stdout, { end: false });
-    return archive.done;
-  }
   const partial = `${target}.partial`;
   const fd = fs.openSync(partial, "wx");
   try {

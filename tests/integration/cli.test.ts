@@ -81,6 +81,7 @@ describe("ctl", () => {
     [["frobnicate"], 2, /unknown command "frobnicate"/],
     [["audit", "export"], 2, /give exactly one of --out DIR or --tar FILE/],
     [["audit", "export", "--out", "/tmp/x", "--tar", "/tmp/x.tar"], 2, /give exactly one of --out DIR or --tar FILE/],
+    [["audit", "export", "--tar", "-"], 2, /--tar needs a file name/],
     [["audit", "export", "--out", "/tmp/x", "--format", "xml"], 2, /--format must be ndjson or csv/],
     [["audit", "export", "--out", "/tmp/x", "--from", "yesterday"], 2, /--from must be an ISO 8601/],
     [["seed-demo", "--records", "many"], 2, /--records must be a whole number/],

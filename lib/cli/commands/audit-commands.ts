@@ -48,6 +48,7 @@ async function auditExport(argv: string[]): Promise<number> {
     json: { type: "boolean" },
   });
   if (!values.out === !values.tar) throw new UsageError(`give exactly one of --out DIR or --tar FILE; run "ctl audit help" for usage`);
+  if (values.tar === "-") throw new UsageError("--tar needs a file name (the archive is not written to stdout)");
   if (!EXPORT_FORMATS.includes(values.format as ExportFormat)) throw new UsageError(`--format must be ndjson or csv, not "${values.format}"`);
   const from = isoDate("from", values.from);
   const to = isoDate("to", values.to);
