@@ -4,7 +4,10 @@ import { useState } from "react";
 
 type Report = { ok: true; count: number; keyFingerprint: string } | { ok: false; problem: string; count: number };
 
-/** Uploads an export's two files to the server, which verifies them offline (no database). */
+/**
+ * Sends the evidence archive (.tar, exactly as downloaded) to the server as the request body; the
+ * server verifies it as it streams in, offline (no database), and writes nothing to disk.
+ */
 export function EvidenceVerifyForm() {
   const [report, setReport] = useState<Report | { error: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -14,10 +17,12 @@ export function EvidenceVerifyForm() {
       aria-label="Verify an evidence export"
       onSubmit={async (e) => {
         e.preventDefault();
+        const file = new FormData(e.currentTarget).get("archive");
+        if (!(file instanceof File)) return;
         setBusy(true);
         try {
-          const res = await fetch("/api/console/audit/verify", { method: "POST", body: new FormData(e.currentTarget) });
-          const body = await res.json();
+          const res = await fetch("/api/console/audit/verify", { method: "POST", body: file, headers: { "content-type": "application/x-tar" } });
+          const body = await res.json().catch(() => ({ ok: false, error: `the server answered ${res.status}` }));
           setReport(body.ok ? body.data : { error: body.error });
         } finally {
           setBusy(false);
@@ -25,12 +30,8 @@ export function EvidenceVerifyForm() {
       }}
     >
       <label className="grid gap-1 text-sm">
-        <span>manifest.json</span>
-        <input type="file" name="manifest" accept="application/json,.json" required />
-      </label>
-      <label className="grid gap-1 text-sm">
-        <span>Data file (audit.ndjson or audit.csv)</span>
-        <input type="file" name="data" required />
+        <span>Evidence archive (.tar, as downloaded)</span>
+        <input type="file" name="archive" accept=".tar,application/x-tar" required />
       </label>
       <button disabled={busy} className="w-fit rounded border border-slate-500 px-3 py-1">
         Verify

@@ -40,19 +40,28 @@ export function canonicalize(value: unknown): string {
 // JCS for this one fixed shape, written out: the keys in JCS order (UTF-16 code-unit order), strings
 // escaped by JSON.stringify exactly as JCS specifies, integers as written; only `detail` (small
 // and free-form) goes through the general canonicaliser. Several times faster than canonicalising
-// the whole object, which matters for exports and verification of millions of entries. A unit
-// test checks it byte for byte against the library on generated entries.
+// the whole object, which matters for the writer and the exporter. A property-based unit test
+// checks it byte for byte against the library on generated entries; the verifiers never use it.
 // JCS (and the library) refuse lone surrogates: so does this, so both paths accept the same inputs.
 const q = (v: string): string => {
   if (!(v as string & { isWellFormed(): boolean }).isWellFormed()) throw new Error("Lone surrogate is not allowed");
   return JSON.stringify(v);
 };
-function fixedShape(entry: Omit<AuditEntry, "hash">, hash: string | undefined): string {
-  if (!Number.isSafeInteger(entry.seq)) throw new Error("seq must be a safe integer");
+/** The hashed fields, in JCS order (plus `v`, a constant); `hash` goes between detail and prevHash. */
+export const HASHED_FIELDS = ["action", "actorId", "actorType", "detail", "prevHash", "seq", "targetId", "targetType", "ts"] as const;
+
+function fixedShape(entry: Omit<AuditEntry, "hash"> & { hash?: string }, hash: string | undefined): string {
+  // Every field is taken out by name: a field added to AuditEntry and not written below leaves
+  // `rest` non-empty, which fails to compile here (and, for callers outside TypeScript, at run time).
+  const { action, actorId, actorType, detail, prevHash, seq, targetId, targetType, ts, hash: _hash, ...rest } = entry;
+  void _hash;
+  const unknownFields: Record<string, never> = rest;
+  if (Object.keys(unknownFields).length > 0) throw new Error(`audit entry has fields the canonical form does not know: ${Object.keys(unknownFields).length}`);
+  if (!Number.isSafeInteger(seq)) throw new Error("seq must be a safe integer");
   return (
-    `{"action":${q(entry.action)},"actorId":${q(entry.actorId)},"actorType":${q(entry.actorType)},"detail":${canonicalize(entry.detail)}` +
+    `{"action":${q(action)},"actorId":${q(actorId)},"actorType":${q(actorType)},"detail":${canonicalize(detail)}` +
     (hash === undefined ? "" : `,"hash":${q(hash)}`) +
-    `,"prevHash":${q(entry.prevHash)},"seq":${entry.seq},"targetId":${q(entry.targetId)},"targetType":${q(entry.targetType)},"ts":${q(entry.ts)},"v":${CANONICAL_VERSION}}`
+    `,"prevHash":${q(prevHash)},"seq":${seq},"targetId":${q(targetId)},"targetType":${q(targetType)},"ts":${q(ts)},"v":${CANONICAL_VERSION}}`
   );
 }
 
@@ -67,4 +76,14 @@ export function computeHash(entry: Omit<AuditEntry, "hash">): string {
 /** One export line (without the trailing newline). */
 export function entryLine(entry: AuditEntry): string {
   return fixedShape(entry, entry.hash);
+}
+
+/**
+ * The export line from an already serialised body and its hash: JCS of body + hash is the body with
+ * the hash member inserted before `prevHash` (the last `,"prevHash":"` is the top-level one: no
+ * later member can hold an unescaped quote). Saves serialising every exported entry twice.
+ */
+export function lineFromBody(body: string, hash: string): string {
+  const at = body.lastIndexOf(',"prevHash":"');
+  return `${body.slice(0, at)},"hash":${q(hash)}${body.slice(at)}`;
 }

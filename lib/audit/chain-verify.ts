@@ -5,7 +5,7 @@ import { asc, gt } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditLog } from "@/db/schema";
 import { computeHash, GENESIS_HASH } from "./canonical";
-import { rowToEntry } from "./export";
+import { rowToEntry } from "./export-rows";
 
 export type ChainReport =
   | { ok: true; count: number; headSeq: number; headHash: string | null }

@@ -1,18 +1,17 @@
-// The console's evidence download: the same export as `ctl audit export` (streamed to a temporary
-// directory, re-hashed, signed, itself audited), packed as a tar of manifest.json and the data
-// file and streamed to the browser. Memory stays flat; the temporary files go when the stream ends.
+// The evidence archive as a stream (archive-format.ts): the console download and
+// `ctl audit export --tar` write the same bytes. The first part leaves as soon as it is full; the
+// manifest, its signature and the key follow once the export is recorded. If anything fails midway
+// (a broken chain, the store, the audit write) the stream is destroyed: a download without its
+// manifest is not evidence, and a file being written is removed.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
 import { z } from "zod";
-import type { Db } from "@/db/client";
-import { exportAudit } from "./export";
-import { EXPORT_FORMATS, MANIFEST_FILE, type ExportFormat, type Manifest } from "./manifest";
-import { loadSigner } from "./signing";
-import { verifyExport, type VerifyReport } from "./verify-export";
+import { PUBLIC_KEY_FILE, SIGNATURE_FILE } from "./archive-format";
+import { exportEvidence, type EvidenceRequest, type EvidenceSink, type EvidenceTail } from "./export";
+import { EXPORT_FORMATS, MANIFEST_FILE, type Manifest } from "./manifest";
 
 /** What a download request may ask for: a format and an optional time range (date or date-time). */
 export const exportRequest = z
@@ -23,50 +22,60 @@ export const exportRequest = z
   })
   .transform((q) => ({ format: q.format, from: q.from ? new Date(q.from) : undefined, to: q.to ? new Date(q.to) : undefined }));
 
-export async function exportArchive(db: Db, opts: { format: ExportFormat; from?: Date; to?: Date; operator: string }): Promise<{ manifest: Manifest; stream: Readable }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "eg-evidence-"));
-  try {
-    const manifest = await exportAudit({ db, outDir: dir, format: opts.format, from: opts.from, to: opts.to, signer: loadSigner(), actor: { type: "operator", id: opts.operator } });
-    const pack = tar.pack();
-    const out = new PassThrough();
-    void (async () => {
-      try {
-        for (const name of [MANIFEST_FILE, manifest.file]) {
-          const file = path.join(dir, name);
-          const entry = pack.entry({ name, size: fs.statSync(file).size, mode: 0o644, mtime: new Date(manifest.exportedAt) });
-          await pipeline(fs.createReadStream(file), entry);
-        }
-        pack.finalize();
-      } catch (err) {
-        pack.destroy(err as Error);
-      }
-    })();
-    pack.pipe(out);
-    const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
-    out.once("close", cleanup);
-    out.once("end", cleanup);
-    return { manifest, stream: out };
-  } catch (err) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
+export interface ArchiveStream {
+  stream: Readable;
+  startedAt: Date;
+  /** Settles when the archive is complete (or failed; the stream is destroyed then). */
+  done: Promise<Manifest>;
 }
 
-/** Verifies an export uploaded as its two files, in a temporary directory, offline. */
-export async function verifyUploaded(files: { manifest: Buffer; data: Buffer; dataName: string }): Promise<VerifyReport> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "eg-verify-"));
+export function exportArchive(req: EvidenceRequest): ArchiveStream {
+  const startedAt = new Date();
+  const pack = tar.pack();
+  const out = new PassThrough();
+  pack.pipe(out);
+  // A failure reaches the reader through `out`; the packer's own error event has nobody to tell.
+  pack.on("error", () => {});
+  const entry = (name: string, bytes: Buffer) =>
+    new Promise<void>((resolve, reject) => {
+      // The callback fires once the reader took the bytes: back-pressure from the client.
+      pack.entry({ name, size: bytes.length, mode: 0o644, mtime: startedAt, uname: "", gname: "" }, bytes, (err) => (err ? reject(err) : resolve()));
+    });
+  let tail: EvidenceTail | undefined;
+  const sink: EvidenceSink = {
+    part: entry,
+    async publish(t) {
+      tail = t;
+    },
+    async close() {
+      await entry(MANIFEST_FILE, tail!.manifest);
+      await entry(SIGNATURE_FILE, tail!.signature);
+      await entry(PUBLIC_KEY_FILE, tail!.publicKeyPem);
+      pack.finalize();
+    },
+  };
+  const done = exportEvidence(req, sink).catch((err: unknown) => {
+    const error = err instanceof Error ? err : new Error(String(err));
+    pack.destroy(error);
+    out.destroy(error);
+    throw error;
+  });
+  // The caller observes failures on the stream; an unobserved rejection must not crash the process.
+  done.catch(() => {});
+  return { stream: out, startedAt, done };
+}
+
+/** Writes the archive to a file, under a `.partial` name renamed when complete. */
+export async function writeArchive(req: EvidenceRequest, target: string): Promise<Manifest> {
+  const archive = exportArchive(req);
+  const partial = `${target}.partial`;
+  const fd = fs.openSync(partial, "wx");
   try {
-    fs.writeFileSync(path.join(dir, MANIFEST_FILE), files.manifest);
-    // The manifest names its data file; the upload is stored under the names the manifest expects.
-    let expected = files.dataName;
-    try {
-      expected = path.basename(String(JSON.parse(files.manifest.toString("utf8")).file ?? files.dataName));
-    } catch {
-      // a malformed manifest is reported by verifyExport
-    }
-    fs.writeFileSync(path.join(dir, expected), files.data);
-    return await verifyExport(dir);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    await Promise.all([pipeline(archive.stream, fs.createWriteStream("", { fd })), archive.done]);
+    fs.renameSync(partial, path.resolve(target));
+    return await archive.done;
+  } catch (err) {
+    fs.rmSync(partial, { force: true });
+    throw err;
   }
 }

@@ -11,7 +11,7 @@ export interface Signer {
   keyFingerprint: string;
   publicKey: string; // base64 SPKI DER
   source: "configured" | "development";
-  sign(payload: string): string; // base64 signature
+  sign(payload: string | Buffer): string; // base64 signature
 }
 
 export function fingerprintOf(publicKey: KeyObject): string {

@@ -12,6 +12,8 @@ import { storedIdToken } from "./operator-proof";
 export async function forwardToServer(argv: string[]): Promise<number | undefined> {
   const config = storeConfigFromEnv();
   if (config.kind !== "pglite" || !CONTROL_COMMANDS.has(argv[0] ?? "")) return undefined;
+  // Offline verification needs no store, and reads the caller's file or stdin: it always runs here.
+  if (argv[0] === "audit" && argv[1] === "verify") return undefined;
   let channel: { url: string; token: string };
   try {
     channel = JSON.parse(fs.readFileSync(controlFile(config.dataDir), "utf8"));
@@ -19,7 +21,7 @@ export async function forwardToServer(argv: string[]): Promise<number | undefine
     return undefined;
   }
   // Paths are the caller's: make them absolute before another process reads them.
-  const args = argv.map((a, i) => (argv[i - 1] === "--out" ? path.resolve(a) : a));
+  const args = argv.map((a, i) => (argv[i - 1] === "--out" || argv[i - 1] === "--tar" ? path.resolve(a) : a));
   const res = await fetch(channel.url, {
     method: "POST",
     headers: { authorization: `Bearer ${channel.token}`, "content-type": "application/json" },

@@ -18,8 +18,10 @@ const USAGE = `usage: ctl <command> [options]
 commands:
   migrate                     apply database migrations
   seed-demo [--records N]     seed synthetic demo history into an empty store
-  audit export --out DIR      export the audit log with a signed manifest
-  audit verify DIR            verify an exported evidence directory offline
+  audit export --out DIR | --tar FILE
+                              export the audit log with a signed manifest
+  audit verify DIR | FILE.tar | -
+                              verify an evidence export offline (directory, archive or stdin)
   audit verify-store          re-hash the audit chain stored in the database
   login                       sign in as an operator (device code at the issuer); needed for
                               every operator action below except kill-switch on

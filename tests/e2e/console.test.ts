@@ -125,23 +125,31 @@ describe("console", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "eg-e2e-evidence-"));
     const tarPath = path.join(dir, "evidence.tar");
     await download.saveAs(tarPath);
-    execFileSync("tar", ["-xf", tarPath, "-C", dir]);
-    expect(fs.readdirSync(dir).sort()).toEqual(["audit.ndjson", "evidence.tar", "manifest.json"]);
-    const verified = await runCli(["audit", "verify", dir, "--json"], {});
+    const verified = await runCli(["audit", "verify", tarPath, "--json"], {});
     expect(verified.code).toBe(0);
     const count = JSON.parse(verified.stdout).count as number;
     expect(count).toBeGreaterThan(10);
-    // The same files, uploaded to the console, verify too; a changed line is named.
-    await auditor.getByLabel("manifest.json").setInputFiles(path.join(dir, "manifest.json"));
-    await auditor.getByLabel(/Data file/).setInputFiles(path.join(dir, "audit.ndjson"));
+    // Extracted, it is the data parts, the manifest, its detached signature and the key.
+    execFileSync("tar", ["-xf", tarPath, "-C", dir]);
+    expect(fs.readdirSync(dir).filter((n) => !n.startsWith("audit.ndjson.")).sort()).toEqual(["evidence.tar", "manifest.json", "manifest.json.sig", "signer.pub.pem"]);
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith("audit.ndjson."))).toContain("audit.ndjson.000001");
+    // The same archive, uploaded to the console as downloaded, verifies too; a changed line is named.
+    await auditor.getByLabel(/Evidence archive/).setInputFiles(tarPath);
     await auditor.getByRole("button", { name: "Verify" }).click();
     await expect.poll(async () => auditor.getByTestId("verify-result").textContent()).toMatch(new RegExp(`^Intact: ${count} entries`));
-    const lines = fs.readFileSync(path.join(dir, "audit.ndjson"), "utf8").split("\n");
-    lines[4] = lines[4]!.replace('"actorType":"', '"actorType":"x');
-    fs.writeFileSync(path.join(dir, "audit.ndjson"), lines.join("\n"));
-    await auditor.getByLabel(/Data file/).setInputFiles(path.join(dir, "audit.ndjson"));
+    const bytes = fs.readFileSync(tarPath);
+    const at = bytes.indexOf('"actorType":"', bytes.lastIndexOf("\n", bytes.indexOf('"seq":5,')) + 1);
+    bytes[at + 13] = bytes[at + 13]! ^ 1;
+    const tampered = path.join(dir, "tampered.tar");
+    fs.writeFileSync(tampered, bytes);
+    await auditor.getByLabel(/Evidence archive/).setInputFiles(tampered);
     await auditor.getByRole("button", { name: "Verify" }).click();
-    await expect.poll(async () => auditor.getByTestId("verify-result").textContent()).toMatch(/^Broken: line 5: entry \d+ was changed/);
+    await expect.poll(async () => auditor.getByTestId("verify-result").textContent()).toMatch(/^Broken: line \d+: entry \d+ was changed/);
+    // Something that is not an archive gets a clear refusal.
+    fs.writeFileSync(path.join(dir, "notes.tar"), "not a tar");
+    await auditor.getByLabel(/Evidence archive/).setInputFiles(path.join(dir, "notes.tar"));
+    await auditor.getByRole("button", { name: "Verify" }).click();
+    await expect.poll(async () => auditor.getByTestId("verify-result").textContent()).toMatch(/^Error: not an evidence archive: /);
     // The export itself is in the audit log.
     const audit = await (await auditor.request.get(`${base()}/api/console/audit?action=audit.exported&actor=op-auditor-0005`)).json();
     expect(audit.data.length).toBeGreaterThanOrEqual(1);

@@ -7,6 +7,7 @@ import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { GENESIS_HASH } from "@/lib/audit/canonical";
 import { verifyStoredChain } from "@/lib/audit/chain-verify";
 import { exportAudit } from "@/lib/audit/export";
+import { exportArchive, writeArchive } from "@/lib/audit/export-archive";
 import { loadSigner } from "@/lib/audit/signing";
 import { ValueLeakError } from "@/lib/audit/value-free";
 import { appendAudit } from "@/lib/audit/writer";
@@ -119,5 +120,21 @@ describe("audit chain", () => {
       exportAudit({ db: t.store.db, outDir: out, format: "ndjson", signer: loadSigner(signerEnv), actor: { type: "system", id: "test" } }),
     ).rejects.toThrow(/refusing to sign: stored audit entry 5/);
     expect(fs.readdirSync(out)).toEqual([]);
+    // As an archive: the stream fails without a manifest, and the file being written is removed.
+    const archive = exportArchive({ db: t.store.db, format: "ndjson", signer: loadSigner(signerEnv), actor: { type: "operator", id: "op-1" } });
+    const chunks: Buffer[] = [];
+    await expect(
+      (async () => {
+        for await (const c of archive.stream) chunks.push(c as Buffer);
+      })(),
+    ).rejects.toThrow(/refusing to sign: stored audit entry 5/);
+    await expect(archive.done).rejects.toThrow(/refusing to sign/);
+    expect(Buffer.concat(chunks).includes("manifest.json")).toBe(false);
+    const file = path.join(out, "evidence.tar");
+    await expect(writeArchive({ db: t.store.db, format: "ndjson", signer: loadSigner(signerEnv), actor: { type: "system", id: "test" } }, file)).rejects.toThrow(/refusing to sign/);
+    expect(fs.readdirSync(out)).toEqual([]);
+    // Neither attempt is recorded as an export.
+    const exported = await t.store.db.query.auditLog.findMany({ where: (a, { eq }) => eq(a.action, AUDIT_ACTIONS.auditExported) });
+    expect(exported).toEqual([]);
   });
 });

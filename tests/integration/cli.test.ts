@@ -1,4 +1,5 @@
 // The real `ctl` in a child process: exit codes, one-line errors, nothing partial left behind.
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +10,7 @@ import { runCli } from "../helpers/cli";
 import { createPostgresDatabase, requirePostgresInCi } from "../helpers/test-store";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "eg-cli-"));
+const root = path.resolve(import.meta.dirname, "../..");
 let storeEnv: Record<string, string | undefined>;
 let dropDb: (() => Promise<void>) | undefined;
 
@@ -46,7 +48,7 @@ describe("ctl", () => {
     const out = path.join(tmp, "evidence-csv");
     const exported = await runCli(["audit", "export", "--out", out, "--format", "csv", "--json"], storeEnv);
     expect(exported.code).toBe(0);
-    expect(fs.readdirSync(out).sort()).toEqual(["audit.csv", "manifest.json"]);
+    expect(fs.readdirSync(out).sort()).toEqual(["audit.csv", "manifest.json", "manifest.json.sig", "signer.pub.pem"]);
     const verified = await runCli(["audit", "verify", out, "--json"], {});
     expect(verified.code).toBe(0);
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, count: JSON.parse(exported.stdout).count });
@@ -77,12 +79,14 @@ describe("ctl", () => {
 
   it.each([
     [["frobnicate"], 2, /unknown command "frobnicate"/],
-    [["audit", "export"], 2, /--out DIR is required/],
+    [["audit", "export"], 2, /give exactly one of --out DIR or --tar FILE/],
+    [["audit", "export", "--out", "/tmp/x", "--tar", "/tmp/x.tar"], 2, /give exactly one of --out DIR or --tar FILE/],
+    [["audit", "export", "--tar", "-"], 2, /--tar needs a file name/],
     [["audit", "export", "--out", "/tmp/x", "--format", "xml"], 2, /--format must be ndjson or csv/],
     [["audit", "export", "--out", "/tmp/x", "--from", "yesterday"], 2, /--from must be an ISO 8601/],
     [["seed-demo", "--records", "many"], 2, /--records must be a whole number/],
     [["audit", "verify"], 2, /exactly one directory/],
-    [["audit", "verify", "/nonexistent/evidence"], 2, /cannot read .*manifest\.json/],
+    [["audit", "verify", "/nonexistent/evidence"], 2, /cannot read \/nonexistent\/evidence: ENOENT/],
   ])("%j exits %i with a one-line error", async (args, code, message) => {
     const r = await runCli(args as string[], storeEnv);
     expect(r.code).toBe(code);
@@ -115,6 +119,46 @@ describe("ctl", () => {
     const r = await runCli(["serve", "--hostname", "0.0.0.0", "--port", "4999"], { ...storeEnv, OIDC_ISSUER: "" });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/refusing to serve the development identity provider on 0\.0\.0\.0/);
+  });
+
+  it("exports a .tar and verifies it as a file, from stdin and extracted; names tampering", async () => {
+    for (const format of ["ndjson", "csv"] as const) {
+      const file = path.join(tmp, `evidence-${format}.tar`);
+      const exported = await runCli(["audit", "export", "--tar", file, "--format", format, "--json"], storeEnv);
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(JSON.parse(exported.stdout)).toMatchObject({ ok: true, file });
+      expect(fs.existsSync(`${file}.partial`)).toBe(false);
+      const verified = await runCli(["audit", "verify", file, "--json"], {});
+      expect(verified.code, verified.stdout).toBe(0);
+      expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, count: JSON.parse(exported.stdout).count });
+      const stdin = spawnSync(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "lib/cli/main.ts"), "audit", "verify", "-"], { cwd: root, input: fs.readFileSync(file), encoding: "utf8" });
+      expect(stdin.status, stdin.stderr).toBe(0);
+      expect(stdin.stdout).toMatch(/^OK: \d+ entries/);
+      const dir = fs.mkdtempSync(path.join(tmp, `x-${format}-`));
+      execFileSync("tar", ["-xf", file, "-C", dir]);
+      expect((await runCli(["audit", "verify", dir], {})).code).toBe(0);
+      // A second export onto the same file is refused; the file stays as it was.
+      const before = fs.readFileSync(file);
+      const again = await runCli(["audit", "export", "--tar", file, "--format", format], storeEnv);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/already exists/);
+      expect(fs.readFileSync(file).equals(before)).toBe(true);
+    }
+    // One changed byte in the data: the line is named.
+    const file = path.join(tmp, "evidence-ndjson.tar");
+    const bytes = fs.readFileSync(file);
+    const at = bytes.indexOf('"actorId":"');
+    bytes[at + 11] = bytes[at + 11]! ^ 1;
+    const broken = path.join(tmp, "broken.tar");
+    fs.writeFileSync(broken, bytes);
+    const r = await runCli(["audit", "verify", broken], {});
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAILED: line 1: /);
+    // Not an archive at all.
+    fs.writeFileSync(path.join(tmp, "not.tar"), "hello");
+    const notTar = await runCli(["audit", "verify", path.join(tmp, "not.tar")], {});
+    expect(notTar.code).toBe(1);
+    expect(notTar.stdout).toMatch(/^FAILED: not an evidence archive: /);
   });
 
   it("reports a malformed manifest", async () => {

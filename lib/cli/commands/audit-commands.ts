@@ -1,14 +1,23 @@
+import fs from "node:fs";
 import path from "node:path";
 import { verifyStoredChain } from "@/lib/audit/chain-verify";
 import { exportAudit, ExportError } from "@/lib/audit/export";
-import { EXPORT_FORMATS, type ExportFormat } from "@/lib/audit/manifest";
+import { writeArchive } from "@/lib/audit/export-archive";
+import { EXPORT_FORMATS, type ExportFormat, type Manifest } from "@/lib/audit/manifest";
 import { loadSigner } from "@/lib/audit/signing";
-import { EvidenceUnreadableError, verifyExport } from "@/lib/audit/verify-export";
+import { EvidenceFormatError, EvidenceTooLargeError, verifyArchive } from "@/lib/audit/verify-archive";
+import { EvidenceUnreadableError, verifyExport, type VerifyReport } from "@/lib/audit/verify-export";
 import { emit, isoDate, parse } from "../args";
 import { CliError, UsageError } from "../errors";
 import { withStore } from "../store";
 
-const USAGE = "usage: ctl audit export --out DIR [--from ISO] [--to ISO] [--format ndjson|csv] [--force] [--json]\n       ctl audit verify DIR [--fingerprint sha256:HEX] [--json]\n       ctl audit verify-store [--json]";
+const USAGE =
+  "usage: ctl audit export (--out DIR | --tar FILE) [--from ISO] [--to ISO] [--format ndjson|csv] [--force] [--json]\n" +
+  "       ctl audit verify (DIR | FILE.tar | -) [--fingerprint sha256:HEX] [--json]\n" +
+  "       ctl audit verify-store [--json]";
+
+// An archive read from a file or stdin is streamed, never held whole: the cap only bounds the work.
+const CLI_ARCHIVE_MAX_BYTES = Number.MAX_SAFE_INTEGER;
 
 export async function auditCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -31,42 +40,63 @@ export async function auditCommand(argv: string[]): Promise<number> {
 async function auditExport(argv: string[]): Promise<number> {
   const { values } = parse(argv, {
     out: { type: "string" },
+    tar: { type: "string" },
     from: { type: "string" },
     to: { type: "string" },
     format: { type: "string", default: "ndjson" },
     force: { type: "boolean" },
     json: { type: "boolean" },
   });
-  if (!values.out) throw new UsageError(`--out DIR is required; run "ctl audit help" for usage`);
+  if (!values.out === !values.tar) throw new UsageError(`give exactly one of --out DIR or --tar FILE; run "ctl audit help" for usage`);
+  if (values.tar === "-") throw new UsageError("--tar needs a file name (the archive is not written to stdout)");
   if (!EXPORT_FORMATS.includes(values.format as ExportFormat)) throw new UsageError(`--format must be ndjson or csv, not "${values.format}"`);
   const from = isoDate("from", values.from);
   const to = isoDate("to", values.to);
   if (from && to && from >= to) throw new UsageError("--from must be before --to");
   const signer = loadSigner();
-  const outDir = path.resolve(values.out);
-  const manifest = await withStore("ctl audit export", async (store) => {
+  const target = path.resolve((values.out ?? values.tar)!);
+  if (values.tar && !values.force && fs.existsSync(target)) throw new CliError(`${target} already exists; choose another file or pass --force`);
+  const manifest: Manifest = await withStore("ctl audit export", async (store) => {
+    const req = { db: store.db, format: values.format as ExportFormat, from, to, signer, actor: { type: "system" as const, id: "ctl" } };
     try {
-      return await exportAudit({ db: store.db, outDir, format: values.format as ExportFormat, from, to, signer, actor: { type: "system", id: "ctl" } });
+      return values.tar ? await writeArchive(req, target) : await exportAudit({ ...req, outDir: target, force: values.force });
     } catch (err) {
       if (err instanceof ExportError) throw new CliError(err.message);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (values.tar && typeof code === "string") throw new CliError(`cannot write ${target}: ${code}`);
       throw err;
     }
   });
-  emit(values.json ?? false, { ok: true, dir: outDir, count: manifest.count, firstSeq: manifest.firstSeq, lastSeq: manifest.lastSeq, keyFingerprint: manifest.signer.keyFingerprint }, `exported ${manifest.count} entries to ${outDir} (signed by ${manifest.signer.keyFingerprint}${signer.source === "development" ? ", development key" : ""})`);
+  const key = `${manifest.signer.keyFingerprint}${signer.source === "development" ? ", development key" : ""}`;
+  emit(values.json ?? false, { ok: true, [values.tar ? "file" : "dir"]: target, count: manifest.count, firstSeq: manifest.firstSeq, lastSeq: manifest.lastSeq, keyFingerprint: manifest.signer.keyFingerprint }, `exported ${manifest.count} entries to ${target} (signed by ${key})`);
   return 0;
+}
+
+async function verifyTarget(target: string, trustedFingerprint: string | undefined): Promise<VerifyReport> {
+  try {
+    if (target === "-") return await verifyArchive(process.stdin, { maxBytes: CLI_ARCHIVE_MAX_BYTES, trustedFingerprint });
+    const resolved = path.resolve(target);
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(resolved);
+    } catch (err) {
+      throw new EvidenceUnreadableError(`cannot read ${resolved}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+    if (stat.isDirectory()) return await verifyExport(resolved, { trustedFingerprint });
+    return await verifyArchive(fs.createReadStream(resolved), { maxBytes: CLI_ARCHIVE_MAX_BYTES, trustedFingerprint });
+  } catch (err) {
+    if (err instanceof EvidenceUnreadableError) throw new CliError(err.message, 2);
+    if (err instanceof EvidenceFormatError || err instanceof EvidenceTooLargeError) return { ok: false, problem: `not an evidence archive: ${err.message}`, count: 0 };
+    if (typeof (err as NodeJS.ErrnoException).code === "string") throw new CliError(`cannot read ${target}: ${(err as NodeJS.ErrnoException).code}`, 2);
+    throw err;
+  }
 }
 
 async function auditVerify(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { fingerprint: { type: "string" }, json: { type: "boolean" } }, true);
-  if (positionals.length !== 1) throw new UsageError(`audit verify takes exactly one directory; run "ctl audit help" for usage`);
+  if (positionals.length !== 1) throw new UsageError(`audit verify takes exactly one directory, .tar file or - (stdin); run "ctl audit help" for usage`);
   const json = values.json ?? false;
-  let report;
-  try {
-    report = await verifyExport(path.resolve(positionals[0]!), { trustedFingerprint: values.fingerprint });
-  } catch (err) {
-    if (err instanceof EvidenceUnreadableError) throw new CliError(err.message, 2);
-    throw err;
-  }
+  const report = await verifyTarget(positionals[0]!, values.fingerprint);
   if (!report.ok) {
     emit(json, report, `FAILED: ${report.problem}`);
     return 1;

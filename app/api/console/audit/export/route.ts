@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { exportArchive, exportRequest } from "@/lib/audit/export-archive";
+import { loadSigner } from "@/lib/audit/signing";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { readGuard } from "@/lib/auth/read-guard";
 
@@ -13,9 +14,10 @@ export async function GET(req: Request) {
   const raw = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ""));
   const parsed = exportRequest.safeParse(raw);
   if (!parsed.success) return NextResponse.json({ ok: false, error: "invalid query", fieldErrors: z.flattenError(parsed.error).fieldErrors }, { status: 400 });
-  const { manifest, stream } = await exportArchive(guard.db, { ...parsed.data, operator: guard.operator.subject });
-  const name = `audit-evidence-${manifest.exportedAt.replace(/[:.]/g, "-")}.tar`;
+  // Streamed: the first part leaves while the rest is still being read (lib/audit/export-archive.ts).
+  const { stream, startedAt } = exportArchive({ db: guard.db, ...parsed.data, signer: loadSigner(), actor: { type: "operator", id: guard.operator.subject } });
+  const name = `audit-evidence-${startedAt.toISOString().replace(/[:.]/g, "-")}.tar`;
   return new Response(Readable.toWeb(stream) as ReadableStream, {
-    headers: { "content-type": "application/x-tar", "content-disposition": `attachment; filename="${name}"`, "cache-control": "no-store", "x-evidence-count": String(manifest.count) },
+    headers: { "content-type": "application/x-tar", "content-disposition": `attachment; filename="${name}"`, "cache-control": "no-store" },
   });
 }

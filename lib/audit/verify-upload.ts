@@ -1,0 +1,70 @@
+// The console's verify upload, kept out of the route so it can be tested over plain HTTP: the body
+// is the .tar the export download produced, verified as it streams in (verify-archive.ts), under a
+// hard byte cap. Every outcome, refusals included, is audited without any value from the upload.
+import type { Db } from "@/db/client";
+import { AUDIT_ACTIONS } from "./actions";
+import { EvidenceFormatError, EvidenceTooLargeError, verifyArchive } from "./verify-archive";
+import type { VerifyReport } from "./verify-export";
+import { appendAudit } from "./writer";
+import type { Env } from "@/db/config";
+
+export const ARCHIVE_CONTENT_TYPE = "application/x-tar";
+const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
+
+/** AUDIT_VERIFY_MAX_BYTES: the largest archive the console verifies (bytes read, not declared). */
+export function verifyUploadLimit(env: Env = process.env): number {
+  const raw = env.AUDIT_VERIFY_MAX_BYTES?.trim();
+  if (!raw) return DEFAULT_MAX_BYTES;
+  if (!/^[1-9]\d*$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new Error(`AUDIT_VERIFY_MAX_BYTES must be a positive whole number of bytes, not "${raw}"`);
+  return Number(raw);
+}
+
+export interface UploadRequest {
+  contentType: string | null;
+  contentLength: string | null;
+  body: AsyncIterable<Uint8Array> | null;
+}
+
+export type UploadResponse = { status: 200; body: { ok: true; data: VerifyReport } } | { status: 400 | 413; body: { ok: false; error: string } };
+
+type Outcome = "verified" | "failed" | "refused" | "too_large";
+
+async function record(db: Db, operator: string, outcome: Outcome, report?: VerifyReport, reason?: string): Promise<void> {
+  await db.transaction((tx) =>
+    appendAudit(tx, {
+      actorType: "operator",
+      actorId: operator,
+      action: AUDIT_ACTIONS.auditVerified,
+      targetType: "evidence",
+      targetId: "upload",
+      // Problems and reasons are fixed phrases with numbers (never names or bytes from the upload).
+      detail: { ok: report?.ok ?? false, outcome, count: report?.count ?? 0, ...(report && !report.ok ? { problem: report.problem.slice(0, 200) } : {}), ...(reason ? { reason: reason.slice(0, 200) } : {}) },
+    }),
+  );
+}
+
+function mediaType(contentType: string | null): string {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+export async function verifyUpload(db: Db, operator: string, req: UploadRequest, maxBytes: number): Promise<UploadResponse> {
+  const refuse = async (status: 400 | 413, error: string, outcome: Outcome): Promise<UploadResponse> => {
+    await record(db, operator, outcome, undefined, error);
+    return { status, body: { ok: false, error } };
+  };
+  if (mediaType(req.contentType) !== ARCHIVE_CONTENT_TYPE) return refuse(400, `send the evidence archive (.tar) as the request body with Content-Type ${ARCHIVE_CONTENT_TYPE}`, "refused");
+  // A declared length over the cap is refused before reading; an undeclared one is cut at the cap.
+  const declared = req.contentLength === null ? undefined : Number(req.contentLength);
+  if (declared !== undefined && Number.isFinite(declared) && declared > maxBytes) return refuse(413, `the archive is larger than the limit of ${maxBytes} bytes`, "too_large");
+  if (!req.body) return refuse(400, "the request has no body", "refused");
+  let report: VerifyReport;
+  try {
+    report = await verifyArchive(req.body, { maxBytes, discardRest: true });
+  } catch (err) {
+    if (err instanceof EvidenceTooLargeError) return refuse(413, err.message, "too_large");
+    if (err instanceof EvidenceFormatError) return refuse(400, `not an evidence archive: ${err.message}`, "refused");
+    throw err;
+  }
+  await record(db, operator, report.ok ? "verified" : "failed", report);
+  return { status: 200, body: { ok: true, data: report } };
+}
