@@ -3,6 +3,7 @@
 // the record, all before anything reaches the client; then it sends through the wire adapter,
 // validates the answer itself (schema, credential shapes, domain rules) and records the outcome by
 // field name and keyword. The answer's content is returned to the caller and kept nowhere else.
+import { CLIENT_NAME_MAX, CLIENT_VERSION_MAX, observedText } from "@/lib/http/observed-text";
 import type { Db } from "@/db/client";
 import type { Flow } from "@/db/schema";
 import { logger } from "@/lib/log/logger";
@@ -47,8 +48,9 @@ export function recordBasics(ctx: AskContext, id: string, purpose: string, decis
     subject: ctx.subject,
     tenantId: ctx.tenantId,
     sessionId: ctx.session.id,
-    clientName: ctx.session.clientName,
-    clientVersion: ctx.session.clientVersion,
+    // Self-declared observations, bounded before they are stored.
+    clientName: observedText(ctx.session.clientName, CLIENT_NAME_MAX),
+    clientVersion: observedText(ctx.session.clientVersion, CLIENT_VERSION_MAX),
     protocolVersion: ctx.session.protocolVersion,
     requestMethod: ctx.request.method,
     requestId: ctx.request.id,

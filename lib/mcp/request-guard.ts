@@ -7,6 +7,7 @@
 // token it holds (valid, forged or none), so the check is no oracle for tokens, and a DNS-rebinding
 // page is refused before any work is done for it. The address limit comes before the token so an
 // unauthenticated flood is cut off cheaply; the subject limit needs the verified subject.
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from "@/lib/http/json-depth";
 import type http from "node:http";
 import { clientAddress } from "@/lib/abuse/client-address";
 import type { RequestLimiter } from "@/lib/abuse/rate-limiter";
@@ -30,6 +31,7 @@ export type Guarded = { ok: true; principal: McpPrincipal; body: unknown; fail: 
 export type Fail = (status: number, code: number, message: string, headers?: Record<string, string>) => void;
 
 class BodyTooLarge extends Error {}
+class TooDeep extends Error {}
 
 async function readJson(req: http.IncomingMessage): Promise<unknown> {
   const declared = Number(req.headers["content-length"]);
@@ -41,7 +43,9 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
     if (size > MAX_BODY) throw new BodyTooLarge();
     chunks.push(chunk as Buffer);
   }
-  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  if (jsonDepthExceeds(parsed)) throw new TooDeep();
+  return parsed;
 }
 
 /** Runs the checks; on refusal the response is already written and `{ ok: false }` returned. */
@@ -56,7 +60,8 @@ export async function guardMcpRequest(req: http.IncomingMessage, res: http.Serve
       if (err instanceof BodyTooLarge) {
         res.shouldKeepAlive = false;
         writeJsonRpcError(res, 413, -32600, "request too large", undefined, { connection: "close" });
-      } else writeJsonRpcError(res, 400, -32700, "parse error: body is not JSON");
+      } else if (err instanceof TooDeep) writeJsonRpcError(res, 400, -32600, `invalid request: JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+      else writeJsonRpcError(res, 400, -32700, "parse error: body is not JSON");
       return { ok: false };
     }
   }

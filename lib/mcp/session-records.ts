@@ -1,6 +1,7 @@
 // Persists what initialize told us about an MCP session: the capability manifest exactly as sent,
 // the negotiated protocol version, the client's name and version, and whose session it is. Also
 // the per-subject cap on open sessions, counted in the store so it holds across instances.
+import { CLIENT_NAME_MAX, CLIENT_VERSION_MAX, observedText } from "@/lib/http/observed-text";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { rowsOf } from "@/db/client";
@@ -46,7 +47,9 @@ export async function admitSession(db: Db, facts: SessionFacts, cap: SessionCap)
     const open = row?.open ?? 0;
     if (open >= cap.maxPerSubject) return { ok: false as const, open, retryAfterSeconds: Math.max(1, Math.ceil((row?.oldest_ms ?? 1000) / 1000)) };
     const modes = declaredModes(facts.capabilities);
-    await tx.insert(mcpSessions).values({ ...facts, formDeclared: modes.form, urlDeclared: modes.url });
+    // Self-declared: bounded before it is stored (lib/http/observed-text.ts).
+    const client = { clientName: observedText(facts.clientName, CLIENT_NAME_MAX), clientVersion: observedText(facts.clientVersion, CLIENT_VERSION_MAX) };
+    await tx.insert(mcpSessions).values({ ...facts, ...client, formDeclared: modes.form, urlDeclared: modes.url });
     return { ok: true as const };
   });
 }

@@ -106,6 +106,39 @@ describe("every mutating route refuses other origins", () => {
   }
 });
 
+describe("the other ways in: server actions, and the one GET that writes", () => {
+  const port = new URL(inject("baseUrl")).port;
+  it.each([
+    ["another site", { origin: "https://evil.example", "sec-fetch-site": "cross-site" }],
+    ["another port of the same host", { origin: `http://localhost:${Number(port) + 1}`, "sec-fetch-site": "same-site" }],
+    ["a look-alike host", { origin: `http://localhost:${port}.evil.com` }],
+    ["no Origin, same-site fetch metadata", { "sec-fetch-site": "same-site" }],
+    ["a null Origin", { origin: "null" }],
+  ])("a server action from %s is refused with 403 (never a 500) and changes nothing", async (_who, headers) => {
+    const [headBefore, switchesBefore] = [await auditHead(), await engagedSwitches()];
+    const form = new FormData();
+    form.set("1_scope", "mode:url");
+    form.set("1_action", "engage");
+    form.set("1_reason", "csrf attempt");
+    const res = await fetch(`${base()}/console`, { method: "POST", headers: { cookie, "next-action": "0".repeat(42), accept: "text/x-component", ...headers }, body: form });
+    expect(res.status).toBe(403);
+    expect(await auditHead()).toBe(headBefore);
+    expect(await engagedSwitches()).toEqual(switchesBefore);
+  });
+
+  it.each([
+    ["an <img> on another port of the same host", { "sec-fetch-site": "same-site", "sec-fetch-mode": "no-cors", "sec-fetch-dest": "image" }],
+    ["a link on another site", { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate" }],
+    ["a page announcing another origin", { origin: `http://localhost:${Number(port) + 1}` }],
+  ])("the evidence download (it writes an audit entry) refuses %s", async (_who, headers) => {
+    const headBefore = await auditHead();
+    const res = await fetch(`${base()}/api/console/audit/export`, { headers: { cookie, ...headers } });
+    expect(res.status).toBe(403);
+    await res.arrayBuffer();
+    expect(await auditHead()).toBe(headBefore);
+  });
+});
+
 describe("a page on another port of the same host, in the admin's own browser", () => {
   let attacker: http.Server;
   let attackerUrl = "";

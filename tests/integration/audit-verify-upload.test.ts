@@ -285,8 +285,10 @@ describe("verify upload over HTTP", () => {
     await once(child, "exit");
     // The answer came only once the cap was passed, i.e. after the server had read that much.
     expect(sentBytes).toBeGreaterThan(CAP);
-    // Buffering the 100 MB read before the cap would show as at least that much.
-    expect(growth).toBeLessThan(40 * 1024 * 1024);
+    // Buffering the 100 MB read before the cap would show as at least that much (a deliberately
+    // buffering server measured 102 MB). Streaming holds a few chunks; the margin above that is for
+    // garbage the collector has not reclaimed yet on a loaded machine, well short of the 100 MB.
+    expect(growth).toBeLessThan(70 * 1024 * 1024);
     expect(tmpDuring).toEqual(tmpBefore);
     expect(listTree(privateTmp)).toEqual(tmpBefore);
     if (t.url) expect((await auditRows()).at(-1)).toMatchObject({ detail: { ok: false, outcome: "too_large" } });

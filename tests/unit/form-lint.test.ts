@@ -70,3 +70,11 @@ describe("form linter", () => {
     }
   });
 });
+
+describe("secret terms disguised with Unicode", () => {
+  it.each(["p\u0430ssword", "Pass\u200bword", "\uff30\uff21\uff33\uff33\uff37\uff2f\uff32\uff24", "P\u00adassword"])("%s is still a password", (title) => {
+    const r = lintFormRequest({ message: "Sign in", requestedSchema: { type: "object", properties: { f: { type: "string", title } } } });
+    expect(r.verdict).toBe("block");
+    expect(r.reasons.map((x) => x.code)).toContain("secret_requested");
+  });
+});

@@ -26,6 +26,12 @@ describe("cross-site guard", () => {
     ["null origin without fetch metadata", { origin: "null", "content-type": "application/json" }, "json", 403],
     ["no browser headers at all, form", {}, "form", 403],
     ["no browser headers at all, upload", { "content-type": "application/x-tar" }, "upload", 403],
+    ["download from this app's page", { "sec-fetch-site": "same-origin" }, "download", "ok"],
+    ["download by a typed URL", { "sec-fetch-site": "none" }, "download", "ok"],
+    ["download by a script (no browser headers)", {}, "download", "ok"],
+    ["download by an <img> on another port of the same host", { "sec-fetch-site": "same-site" }, "download", 403],
+    ["download from another site", { "sec-fetch-site": "cross-site" }, "download", 403],
+    ["download announcing another origin", { origin: "http://localhost:3001" }, "download", 403],
   ])("%s", (_name, headers, body, expected) => {
     expect(verdict(headers, body)).toBe(expected);
   });

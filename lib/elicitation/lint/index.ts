@@ -1,6 +1,9 @@
 // The form-request linter: run on every form request before it leaves the server, and by server
 // authors' CI through `ctl lint-schema FILE`. Block means the request must never reach a client as
 // a form; the reasons say what to change (field names, keywords, never a value).
+// The same normalisation as the answer scan (NFKC, invisible characters removed, look-alike letters
+// folded in mixed-script words), so "p\u0430ssword" or "Pass\u200bword" asks for a password too.
+import { normaliseForScan } from "@/lib/elicitation/credential-normalise";
 import { checkStructure, isFreeText } from "./structure";
 import { findSecretTerms, type SecretKind } from "./secret-terms";
 import type { LintCode, LintReason, LintVerdict } from "./types";
@@ -55,12 +58,12 @@ export function lintFormRequest(request: unknown): LintVerdict {
     if (def.format === "password") reasons.push({ code: "secret_requested", field: name, detail: 'format "password" asks for a secret' });
     if (!isFreeText(def)) continue;
     freeText.push(name);
-    const hits = findSecretTerms([name, def.title, def.description].filter((v) => typeof v === "string").join(" \n "));
+    const hits = findSecretTerms(normaliseForScan([name, def.title, def.description].filter((v) => typeof v === "string").join(" \n ")));
     for (const hit of dedupe(hits)) reasons.push({ code: CODE_FOR[hit.kind], field: name, detail: `asks for a ${hit.kind.replace(/_/g, "-")} ("${hit.term}"); use URL mode` });
   }
   // The message (and option labels) can ask for the secret while the field name looks innocent.
   if (freeText.length > 0) {
-    const hits = dedupe(findSecretTerms([message, ...labels].join(" \n ")));
+    const hits = dedupe(findSecretTerms(normaliseForScan([message, ...labels].join(" \n "))));
     const already = new Set(reasons.filter((r) => r.field !== null).map((r) => r.code));
     for (const hit of hits) {
       if (already.has(CODE_FOR[hit.kind])) continue;

@@ -5,10 +5,13 @@ import { exportArchive, exportRequest } from "@/lib/audit/export-archive";
 import { loadSigner } from "@/lib/audit/signing";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { readGuard } from "@/lib/auth/read-guard";
+import { sameOriginOnly } from "@/lib/auth/request-guard";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(req: Request) {
+// A GET that writes (an audit entry and a signed export): only from this app's own pages, never an
+// <img> or link on another origin, even one on the same host.
+export const GET = sameOriginOnly("download", async (req: Request) => {
   const guard = await readGuard(PERMISSIONS.auditExport, { type: "audit_log", id: "export" });
   if (!guard.ok) return NextResponse.json(guard.result, { status: guard.status });
   const raw = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ""));
@@ -20,4 +23,4 @@ export async function GET(req: Request) {
   return new Response(Readable.toWeb(stream) as ReadableStream, {
     headers: { "content-type": "application/x-tar", "content-disposition": `attachment; filename="${name}"`, "cache-control": "no-store" },
   });
-}
+});
