@@ -1,9 +1,11 @@
 // The bundled provider over real HTTP: a client anyone registered gets a consent screen and no code
 // until the user allows; consent is remembered per user and client and can be withdrawn; the
 // first-party console client needs none; sign-out needs a confirming POST.
+import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { oidcConfig } from "@/lib/auth/oidc-config";
 import { startAppServer, type TestAppServer } from "../helpers/app-server";
-import { authorizationUrl, formsOf, ProviderBrowser, signIn, type Landing } from "../helpers/provider-browser";
+import { authorizationUrl, formsOf, pkce, ProviderBrowser, signIn, type Landing } from "../helpers/provider-browser";
 import { createTestStore, type TestStore } from "../helpers/test-store";
 
 let t: TestStore;
@@ -31,16 +33,40 @@ async function register(body: Record<string, unknown>): Promise<string> {
 
 const registerEvil = () => register({ client_name: EVIL_NAME, redirect_uris: [EVIL], token_endpoint_auth_method: "none", grant_types: ["authorization_code"], response_types: ["code"] });
 
+const consolePkce = pkce();
+
 /** A browser signed in at the provider through the first-party console client. */
 async function signedInBrowser(login: string): Promise<{ browser: ProviderBrowser; callback: string }> {
   const browser = new ProviderBrowser();
   const consoleCallback = `${app.baseUrl}/api/auth/callback/oidc`;
-  const start = await browser.go(authorizationUrl(issuer, { client_id: "console", redirect_uri: consoleCallback, scope: "openid profile roles tenant" }));
+  const start = await browser.go(authorizationUrl(issuer, { client_id: "console", redirect_uri: consoleCallback, scope: "openid profile roles tenant", code_challenge: consolePkce.challenge }));
   const done = await signIn(browser, start, login, consoleCallback);
   return { browser, callback: done.url };
 }
 
-const evilAuth = (clientId: string) => authorizationUrl(issuer, { client_id: clientId, redirect_uri: EVIL, scope: "openid mcp", resource: `${app.baseUrl}/api/mcp` });
+// One PKCE pair per run: a code that comes back can be redeemed, proving it was really issued.
+const evilPkce = pkce();
+const evilAuth = (clientId: string) =>
+  authorizationUrl(issuer, { client_id: clientId, redirect_uri: EVIL, scope: "openid mcp", resource: `${app.baseUrl}/api/mcp`, code_challenge: evilPkce.challenge });
+
+/**
+ * The landing is the redirect to `redirectUri` with a code that the token endpoint accepts for
+ * `clientId`; returns the subject the ID token names (whose account the code was for).
+ */
+async function redeemedSubject(landingUrl: string, redirectUri: string, clientId: string, verifier: string, clientSecret?: string): Promise<string> {
+  const back = new URL(landingUrl);
+  expect(back.origin + back.pathname).toBe(redirectUri);
+  expect(back.searchParams.get("error")).toBeNull();
+  const code = back.searchParams.get("code");
+  expect(code).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+  const body = new URLSearchParams({ grant_type: "authorization_code", code: code!, redirect_uri: redirectUri, code_verifier: verifier, client_id: clientId });
+  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
+  if (clientSecret) headers.authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`;
+  const res = await fetch(`${issuer}/token`, { method: "POST", headers, body });
+  expect(res.status).toBe(200);
+  const tokens = (await res.json()) as { id_token: string };
+  return String(decodeJwt(tokens.id_token).sub);
+}
 
 function consentForm(landing: Landing) {
   const form = formsOf(landing.html, landing.url).find((f) => f.buttons.some((b) => b.value === "allow"));
@@ -51,8 +77,8 @@ function consentForm(landing: Landing) {
 describe("dynamically registered clients need the user's consent", () => {
   it("the console client (first-party) signs in with no consent screen", async () => {
     const { callback } = await signedInBrowser("alice");
-    const u = new URL(callback);
-    expect(u.searchParams.get("code")).toBeTruthy();
+    // Straight back to the console with a code the console's own credentials redeem for alice.
+    expect(await redeemedSubject(callback, `${app.baseUrl}/api/auth/callback/oidc`, "console", consolePkce.verifier, oidcConfig().clientSecret)).toBe("user-alice-1001");
   });
 
   it("the reported attack: a signed-in user following a crafted link sees a consent page; Deny sends no code", async () => {
@@ -77,7 +103,8 @@ describe("dynamically registered clients need the user's consent", () => {
     // A denial is not remembered as consent: the next visit asks again.
     const again = await browser.go(evilAuth(evil), {}, "https://evil.example");
     expect(again.status).toBe(200);
-    expect(consentForm(again)).toBeTruthy();
+    expect(new URL(again.url).origin).toBe(app.baseUrl);
+    expect(consentForm(again).buttons.map((b) => b.value).sort()).toEqual(["allow", "deny"]);
   });
 
   it("a forged consent post (no token, wrong token, foreign origin, odd decision) issues no code", async () => {
@@ -109,11 +136,12 @@ describe("dynamically registered clients need the user's consent", () => {
     const { browser } = await signedInBrowser("alice");
     const first = await browser.go(evilAuth(evil), {}, "https://evil.example");
     const allowed = await browser.submit(consentForm(first), { decision: "allow" }, "https://evil.example");
-    expect(new URL(allowed.url).searchParams.get("code")).toBeTruthy();
+    // A real code, for alice's account, issued to this client only.
+    expect(await redeemedSubject(allowed.url, EVIL, evil, evilPkce.verifier)).toBe("user-alice-1001");
 
-    // Second visit: remembered, straight back with a code.
+    // Second visit: remembered, straight back with a code (again alice's).
     const second = await browser.go(evilAuth(evil), {}, "https://evil.example");
-    expect(new URL(second.url).searchParams.get("code")).toBeTruthy();
+    expect(await redeemedSubject(second.url, EVIL, evil, evilPkce.verifier)).toBe("user-alice-1001");
 
     // Remembered per user: another user signing in on another browser is asked.
     const other = await signedInBrowser("bob");
@@ -137,7 +165,8 @@ describe("dynamically registered clients need the user's consent", () => {
     const bobList = await other.browser.go(`${issuer}/consents`);
     const bobForm = formsOf(bobList.html, bobList.url)[0];
     expect(bobForm).toBeUndefined();
-    expect(new URL((await browser.go(evilAuth(evil), {}, "https://evil.example")).url).searchParams.get("code")).toBeTruthy();
+    // Alice's consent still stands after the forged withdrawals: a code still comes straight back.
+    expect(await redeemedSubject((await browser.go(evilAuth(evil), {}, "https://evil.example")).url, EVIL, evil, evilPkce.verifier)).toBe("user-alice-1001");
 
     // The real withdrawal: gone from the list, and the next visit asks again.
     const after = await browser.submit(withdraw!);
