@@ -10,7 +10,8 @@ import { csrfFor, csrfMatches, isSameOriginForm } from "./form-guard";
 import { loginPage, throttledPage } from "./login-page";
 import { pageShell } from "./page-shell";
 import { providerInfo, rememberedGrantId } from "./provider";
-import { clientAddress, createSignInThrottle, signInThrottleSettings, type SignInThrottle } from "./sign-in-throttle";
+import { clientAddress } from "@/lib/abuse/client-address";
+import { createSignInThrottle, signInThrottleSettings, type SignInThrottle } from "./sign-in-throttle";
 
 const MAX_BODY = 8 * 1024;
 // Models whose records hang off a grant: withdrawing consent removes them with it.
@@ -157,7 +158,7 @@ async function handleLogin(h: HandlerContext, req: http.IncomingMessage, res: ht
     return;
   }
   const login = form.get("login") ?? "";
-  const address = clientAddress(req.headers["x-forwarded-for"], req.socket.remoteAddress, providerInfo(provider).env.TRUST_PROXY === "true");
+  const address = clientAddress(req, providerInfo(provider).env.TRUST_PROXY === "true");
   const wait = await throttle.retryAfter(login, address);
   if (wait !== undefined) {
     // Not logged: a blocked attacker's every request would otherwise become a log line.

@@ -50,15 +50,6 @@ function loginKey(login: string): string {
   return `login:${login.trim().toLowerCase().slice(0, 200)}`;
 }
 
-/**
- * The address to count. Behind a trusted proxy every request comes from the proxy: count the
- * address it appended (the last X-Forwarded-For entry; earlier ones are whatever the client said).
- */
-export function clientAddress(forwardedFor: string | string[] | undefined, socketAddress: string | undefined, trustProxy: boolean): string {
-  const header = Array.isArray(forwardedFor) ? forwardedFor.join(",") : (forwardedFor ?? "");
-  const forwarded = trustProxy ? header.split(",").pop()?.trim() : undefined;
-  return (forwarded || socketAddress || "unknown").slice(0, 64);
-}
 
 export function createSignInThrottle(settings: SignInThrottleSettings): SignInThrottle {
   const perLogin = new RateLimiterMemory({ points: settings.maxFailuresPerLogin, duration: settings.windowSeconds, blockDuration: settings.blockSeconds });
