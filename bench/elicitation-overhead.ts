@@ -4,6 +4,7 @@
 // record and event writes, server-side validation) and (b) a bare SDK McpServer on the SDK's Node
 // transport doing the same elicitation with nothing else. Both in this process, measured in
 // alternating rounds so machine noise hits both alike.
+import { alternate, overheadRows } from "./overhead-compare";
 import http from "node:http";
 import type net from "node:net";
 import { randomUUID } from "node:crypto";
@@ -17,7 +18,7 @@ import { cachedPolicy } from "@/lib/policy/policy-source";
 import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { createAppRoutes } from "@/lib/server/app-routes";
 import { reportParameters } from "@/lib/workflows/generate-report";
-import { percentile, round, type BenchResult } from "./stats";
+import type { BenchResult } from "./stats";
 
 const ANSWER = { environment: "staging", format: "pdf" };
 
@@ -79,38 +80,17 @@ export async function elicitationOverhead(store: Store, opts: { calls: number; r
   const token = await mintMcpAccessToken(createDevProvider(), { subject: "user-alice-1001", tenant: "acme", ttlSeconds: 3600, mcpResource: `http://localhost:${port}/api/mcp` });
   const oc = await client(`http://localhost:${port}`, token);
   const bc = await client(bare.url); // the bare server has no router: any path is its endpoint
-  await timeCalls(oc, 20);
-  await timeCalls(bc, 20);
-  const oursT: number[] = [];
-  const bareT: number[] = [];
-  let oursMs = 0;
-  let bareMs = 0;
-  for (let r = 0; r < opts.rounds; r++) {
-    let t = performance.now();
-    oursT.push(...(await timeCalls(oc, opts.calls)));
-    oursMs += performance.now() - t;
-    t = performance.now();
-    bareT.push(...(await timeCalls(bc, opts.calls)));
-    bareMs += performance.now() - t;
-  }
+  const measured = await alternate(oc, bc, timeCalls, opts);
   await oc.close();
   await bc.close();
   await bare.close();
   await policy.close();
   server.closeAllConnections();
   server.close();
-  const n = opts.calls * opts.rounds;
-  const p50 = [percentile(oursT, 50), percentile(bareT, 50)] as const;
-  const p99 = [percentile(oursT, 99), percentile(bareT, 99)] as const;
-  const tput = [(n / oursMs) * 1000, (n / bareMs) * 1000] as const;
   const base = {
     name: "elicitation overhead",
     baselineName: "bare SDK McpServer, same elicitation",
     note: "the record is written before the request leaves and the outcome before the result returns (two durable writes), plus the tenant and cool-down reads; the bare server does no I/O (docs/PERFORMANCE.md)",
   };
-  return [
-    { ...base, metric: "p50 latency", unit: "ms", value: round(p50[0]), baseline: round(p50[1]), ratio: round(p50[0] / p50[1]), target: "<= 1.2x", holds: p50[0] / p50[1] <= 1.2 },
-    { ...base, metric: "p99 latency", unit: "ms", value: round(p99[0]), baseline: round(p99[1]), ratio: round(p99[0] / p99[1]), target: "<= 1.5x", holds: p99[0] / p99[1] <= 1.5 },
-    { ...base, metric: "throughput", unit: "calls/s", value: round(tput[0], 1), baseline: round(tput[1], 1), ratio: round(tput[0] / tput[1]), target: ">= 0.8x", holds: tput[0] / tput[1] >= 0.8 },
-  ];
+  return overheadRows(base, measured);
 }
