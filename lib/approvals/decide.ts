@@ -1,5 +1,6 @@
 // Deciding an approval: an approver (checked on the server) approves or rejects with a reason,
 // never their own request. One transaction with its audit entry.
+import { hasNoControlCharacters, NO_CONTROL_MESSAGE } from "@/lib/http/params";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
@@ -16,7 +17,7 @@ export class ApprovalError extends Error {
 export const decisionInput = z.object({
   id: z.string().regex(/^apr_[0-9a-f]{16}$/),
   decision: z.enum(["approve", "reject"]),
-  reason: z.string().trim().min(3).max(200),
+  reason: z.string().trim().min(3).max(200).refine(hasNoControlCharacters, NO_CONTROL_MESSAGE),
 });
 
 export async function decideApproval(db: Db, approver: string, input: z.infer<typeof decisionInput>): Promise<Approval> {

@@ -1,13 +1,14 @@
 // The console's "end this operator's sessions" control (admins): every live browser session of the
 // subject ends on the server at once; the cookies they hold stop working on the next request.
+import { hasNoControlCharacters, NO_CONTROL_MESSAGE } from "@/lib/http/params";
 import { z } from "zod";
 import { endSessionsOf } from "./console-sessions";
 import type { OperatorActionSpec } from "./operator-action";
 import { PERMISSIONS } from "./permissions";
 
 export const endSessionsInput = z.object({
-  subject: z.string().trim().min(1).max(200),
-  reason: z.string().trim().min(3, "a reason is required").max(200),
+  subject: z.string().trim().min(1).max(200).refine(hasNoControlCharacters, NO_CONTROL_MESSAGE),
+  reason: z.string().trim().min(3, "a reason is required").max(200).refine(hasNoControlCharacters, NO_CONTROL_MESSAGE),
 });
 
 export const endSessionsAction: OperatorActionSpec<typeof endSessionsInput, { ended: number }> = {

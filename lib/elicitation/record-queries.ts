@@ -5,6 +5,7 @@ import { and, asc, desc, eq, gt, inArray, ne, sql, type SQL } from "drizzle-orm"
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { elicitationEvents, elicitationRecords, elicitationState, recordRollup, type ElicitationRecord } from "@/db/schema";
+import { queryTextSchema } from "@/lib/http/params";
 import { UNFINISHED } from "./revoke";
 
 export const PAGE_SIZE = 50;
@@ -12,8 +13,8 @@ export const PAGE_SIZE = 50;
 export const recordFilterSchema = z.object({
   state: z.enum(elicitationState.enumValues).optional(),
   mode: z.enum(["form", "url"]).optional(),
-  flow: z.string().max(200).optional(),
-  client: z.string().max(200).optional(),
+  flow: queryTextSchema().optional(),
+  client: queryTextSchema().optional(),
   inflight: z.literal("1").optional(),
   sort: z.enum(["newest", "oldest"]).default("newest"),
   after: z

@@ -1,4 +1,5 @@
 // The console's revoke control: single or bulk, a reason required, checked and audited.
+import { hasNoControlCharacters, NO_CONTROL_MESSAGE } from "@/lib/http/params";
 import { z } from "zod";
 import type { OperatorActionSpec } from "@/lib/auth/operator-action";
 import { PERMISSIONS } from "@/lib/auth/permissions";
@@ -7,7 +8,7 @@ import { revokeRecords } from "./revoke";
 
 export const revokeInput = z.object({
   ids: z.array(z.string().regex(RECORD_ID_PATTERN)).min(1).max(500),
-  reason: z.string().trim().min(3, "a reason is required").max(200),
+  reason: z.string().trim().min(3, "a reason is required").max(200).refine(hasNoControlCharacters, NO_CONTROL_MESSAGE),
 });
 
 export const revokeAction: OperatorActionSpec<typeof revokeInput, { revoked: number }> = {

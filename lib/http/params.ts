@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 // Reading values that came from a URL. Two classes of bug live here: indexing a plain object with
 // a user-chosen key ("__proto__", "constructor", "toString" reach Object.prototype and rendered as
 // a React child crash the page), and a repeated parameter arriving as an array. Every lookup of a
@@ -17,3 +19,22 @@ export function safeWholeNumber(value: string | undefined, max = Number.MAX_SAFE
   const n = Number(value);
   return Number.isSafeInteger(n) && n <= max ? n : undefined;
 }
+
+// PostgreSQL text cannot hold NUL (the query fails with a server error), and no name, id or client
+// string this product stores contains a control character; so free text from a URL that is compared
+// with a column is refused outright rather than passed through (a filter that matches nothing is
+// the honest answer, an error page is not).
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Free text from a URL for comparing with a stored column: bounded, no control characters. */
+export function queryText(value: string | undefined, max = 200): string | undefined {
+  if (value === undefined || value === "" || value.length > max || CONTROL.test(value)) return undefined;
+  return value;
+}
+
+/** True when text holds no control character (used by every free-text field that is stored). */
+export const hasNoControlCharacters = (v: string): boolean => !CONTROL.test(v);
+export const NO_CONTROL_MESSAGE = "control characters are not allowed";
+
+/** The same rule for zod-parsed query objects. */
+export const queryTextSchema = (max = 200) => z.string().max(max).refine(hasNoControlCharacters, NO_CONTROL_MESSAGE);

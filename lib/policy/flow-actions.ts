@@ -1,3 +1,4 @@
+import { hasNoControlCharacters, NO_CONTROL_MESSAGE } from "@/lib/http/params";
 import { z } from "zod";
 import type { OperatorActionSpec } from "@/lib/auth/operator-action";
 import { PERMISSIONS } from "@/lib/auth/permissions";
@@ -10,7 +11,7 @@ export const FLOW_ID_PATTERN = new RegExp(`^${WORKFLOW_NAME_PATTERN.source.slice
 export const flowActionInput = z.object({
   flowId: z.string().regex(FLOW_ID_PATTERN, "a flow id is workflow:profile"),
   op: z.enum(["request", "apply", "rollback", "canary"]),
-  reason: z.string().trim().max(200).optional(),
+  reason: z.string().trim().max(200).refine(hasNoControlCharacters, NO_CONTROL_MESSAGE).optional(),
   // Only for op=canary: digits only, so "100%" or "1e2" is an error, not a silent number.
   canaryPercent: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().regex(/^(0|[1-9][0-9]?|100)$/, "the canary share is a whole number from 0 to 100").transform(Number).optional()),
 });
@@ -46,7 +47,7 @@ export const flowAction: OperatorActionSpec<typeof flowActionInput, { message: s
 
 export const workflowRollbackInput = z.object({
   workflow: z.string().regex(WORKFLOW_NAME_PATTERN, "a workflow name is lower-case letters, digits and underscores"),
-  reason: z.string().trim().min(3, "a reason is required").max(200),
+  reason: z.string().trim().min(3, "a reason is required").max(200).refine(hasNoControlCharacters, NO_CONTROL_MESSAGE),
 });
 
 export const workflowRollbackAction: OperatorActionSpec<typeof workflowRollbackInput, { message: string }> = {

@@ -2,6 +2,7 @@
 // every client profile (`workflow:NAME`). Engaging it takes one operator with a reason;
 // releasing it takes two different people (the first asks, a second confirms). Each change is one
 // transaction with its history row and its audit entry. An optional expiry releases it by itself.
+import { hasNoControlCharacters, NO_CONTROL_MESSAGE } from "@/lib/http/params";
 import { and, eq, gt, isNull, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, DbOrTx } from "@/db/client";
@@ -14,7 +15,7 @@ import { revokeRecordsTx } from "@/lib/elicitation/revoke";
 export const killSwitchScope = z
   .string()
   .regex(/^(global|mode:(form|url)|flow:[a-z][a-z0-9_]{0,62}:[a-z0-9][a-z0-9-]{0,62}|workflow:[a-z][a-z0-9_]{0,62})$/, "scope must be global, mode:form, mode:url, flow:WORKFLOW:PROFILE or workflow:NAME");
-export const killSwitchReason = z.string().trim().min(3, "a reason is required").max(200, "keep the reason under 200 characters");
+export const killSwitchReason = z.string().trim().min(3, "a reason is required").max(200, "keep the reason under 200 characters").refine(hasNoControlCharacters, NO_CONTROL_MESSAGE);
 
 export class KillSwitchError extends Error {
   override name = "KillSwitchError";

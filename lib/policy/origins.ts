@@ -1,6 +1,7 @@
 // The origin allowlist: where URL mode may send users, each origin with its exact redirect URIs.
 // HTTPS only (loopback HTTP in development), no wildcards, no prefixes; every URI passes the URL
 // check, and warnings (IDN, mixed script, IP literal) must be accepted explicitly.
+import { hasNoControlCharacters, NO_CONTROL_MESSAGE } from "@/lib/http/params";
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
@@ -20,7 +21,7 @@ export const addOriginInput = z.object({
     .transform((s) => s.split(/\s+/).filter(Boolean))
     .pipe(z.array(z.string().max(500)).min(1, "at least one redirect URI").max(20)),
   acceptWarnings: z.preprocess((v) => v === "on" || v === true, z.boolean()),
-  note: z.string().max(200).optional(),
+  note: z.string().max(200).refine(hasNoControlCharacters, NO_CONTROL_MESSAGE).optional(),
 });
 
 export async function addOrigin(db: Db, actor: string, input: z.infer<typeof addOriginInput>) {

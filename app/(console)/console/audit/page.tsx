@@ -5,7 +5,7 @@ import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { listAudit } from "@/lib/audit/queries";
 import { pageAccess } from "@/lib/auth/page-guard";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
-import { one, safeWholeNumber } from "@/lib/http/params";
+import { one, queryText, safeWholeNumber } from "@/lib/http/params";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +15,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const sp = await searchParams;
   const rawAction = one(sp.action);
   const action = rawAction && /^[a-z_]{1,40}\.[a-z_]{1,40}$/.test(rawAction) ? rawAction : undefined;
-  const actor = one(sp.actor)?.slice(0, 200) || undefined;
+  const actor = queryText(one(sp.actor));
   const before = safeWholeNumber(one(sp.before));
   const rows = await listAudit(access.db, { action, actorId: actor, beforeSeq: before, limit: 100 });
   const last = rows[rows.length - 1];

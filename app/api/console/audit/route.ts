@@ -3,12 +3,13 @@ import { z } from "zod";
 import { listAudit } from "@/lib/audit/queries";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { readGuard } from "@/lib/auth/read-guard";
+import { queryTextSchema } from "@/lib/http/params";
 
 export const dynamic = "force-dynamic";
 
 const query = z.object({
   action: z.string().regex(/^[a-z_]+\.[a-z_]+$/).optional(),
-  actor: z.string().max(200).optional(),
+  actor: queryTextSchema().optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
