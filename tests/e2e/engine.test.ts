@@ -41,12 +41,13 @@ describe("governed endpoint against the running app", () => {
     expect(r.structured).toMatchObject({ outcome: "completed", report: { title: CANARY } });
   });
 
-  it("is blocked within a second of `ctl kill-switch on` in another process, and restored by two operators", async () => {
+  it("blocks the very next call after `ctl kill-switch on` in another process, and is restored by two operators", async () => {
     const on = await runCli(["kill-switch", "on", "--scope", "global", "--reason", "e2e incident drill"], env());
     expect(on.code).toBe(0);
-    const flipped = Date.now();
+    // The first call after the command returns is refused: the engine re-reads the switch (the
+    // notification or the read-through) before deciding. Propagation time is a benchmark
+    // (bench/kill-switch-propagation.ts), not a test bound.
     const blocked = await client.call("generate_report");
-    expect(Date.now() - flipped).toBeLessThan(1000);
     expect(blocked.isError).toBe(true);
     expect(blocked.text).toMatch(/kill switch global is engaged: e2e incident drill/);
     const status = await runCli(["kill-switch", "status", "--json"], env());
