@@ -28,9 +28,22 @@ function unconfuseWord(word: string): string {
 // Hangul fillers.
 const INVISIBLE = /[\p{Cf}\u034f\u115f\u1160\u3164\uffa0\p{Variation_Selector}]/gu;
 
+// Decimal digits of every script (Arabic-Indic, Devanagari, Bengali, Thai, ...) read as ASCII
+// digits: NFKC folds only the compatibility forms (fullwidth, mathematical), but a card number
+// typed in Eastern Arabic digits is the same card to a payment processor that accepts it. Each
+// script's digits are ten consecutive code points from zero, so a digit's value is its distance
+// from the start of its run of digit code points.
+const DECIMAL_DIGIT = /\p{Nd}/u;
+function asciiDigit(ch: string): string {
+  const cp = ch.codePointAt(0)!;
+  let k = 0;
+  while (k < 10 && DECIMAL_DIGIT.test(String.fromCodePoint(cp - k - 1))) k++;
+  return String(k % 10);
+}
+
 /** The text as the rules see it. Never logged or stored: it is the secret, if there is one. */
 export function normaliseForScan(text: string): string {
-  const folded = text.normalize("NFKC").replace(INVISIBLE, "");
+  const folded = text.normalize("NFKC").replace(INVISIBLE, "").replace(/[^\x00-\x7f]/gu, (ch) => (DECIMAL_DIGIT.test(ch) ? asciiDigit(ch) : ch));
   return folded.replace(/[^\s]+/g, unconfuseWord);
 }
 

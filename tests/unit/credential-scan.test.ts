@@ -91,6 +91,19 @@ describe("the building blocks", () => {
     expect(normaliseForScan("Ключ від офісу")).toBe("Ключ від офісу");
   });
 
+  it("reads the decimal digits of every script as ASCII digits, so a card in Eastern Arabic or Devanagari digits is still a card", () => {
+    const inScript = (zero: number, digits: string) => [...digits].map((d) => (d === " " ? d : String.fromCodePoint(zero + Number(d)))).join("");
+    expect(normaliseForScan(inScript(0x0660, "0123456789"))).toBe("0123456789"); // Arabic-Indic
+    expect(normaliseForScan(inScript(0x06f0, "0123456789"))).toBe("0123456789"); // Extended Arabic-Indic (Persian)
+    expect(normaliseForScan(inScript(0x0966, "0123456789"))).toBe("0123456789"); // Devanagari
+    expect(normaliseForScan(inScript(0x0e50, "0123456789"))).toBe("0123456789"); // Thai
+    for (const zero of [0x0660, 0x06f0, 0x0966, 0x09e6, 0x0e50, 0x1040]) {
+      expect(credentialShape(`card ${inScript(zero, "4111 1111 1111 1111")}`)).toBe("card_number");
+      expect(credentialShape(`order ${inScript(zero, "4111 1111 1111 1112")}`)).toBeUndefined(); // not Luhn-valid
+    }
+    expect(normaliseForScan("Рахунок ٣ від ١٢ травня")).toBe("Рахунок 3 від 12 травня");
+  });
+
   it("checks cards by Luhn, network prefix and length", () => {
     expect(luhnValid("4111111111111111")).toBe(true);
     expect(luhnValid("4111111111111112")).toBe(false);
