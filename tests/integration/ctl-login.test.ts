@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { decodeJwt, importJWK, SignJWT, type JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "@/db/client";
@@ -162,6 +162,22 @@ describe("ctl login and operator proof", () => {
     expect(r.code).toBe(0);
     const who = await runCli(["whoami", "--json"], { ...env("external"), ...external });
     expect(JSON.parse(who.stdout)).toMatchObject({ subject: "op-operator-0002", issuer: `${app.baseUrl}/oidc` });
+  }, 240_000);
+
+  it("an evidence export names the signed-in operator, and the anonymous ctl without a login or with a forged one", async () => {
+    const exportedBy = async (who: string) => {
+      const out = path.join(tmp, `export-${who}-${crypto.randomUUID()}`);
+      const r = await runCli(["audit", "export", "--out", out, "--json"], env(who));
+      expect(r.code, r.stderr).toBe(0);
+      const manifest = JSON.parse(fs.readFileSync(path.join(out, "manifest.json"), "utf8")) as { exportedBy: string };
+      const [entry] = await store.db.select().from(auditLog).where(eq(auditLog.action, "audit.exported")).orderBy(desc(auditLog.seq)).limit(1);
+      return { manifest: manifest.exportedBy, audit: `${entry!.actorType}:${entry!.actorId}` };
+    };
+    expect((await ctlLogin("operator", env("operator"))).code).toBe(0);
+    expect(await exportedBy("operator")).toEqual({ manifest: "operator:op-operator-0002", audit: "operator:op-operator-0002" });
+    expect(await exportedBy("nobody")).toEqual({ manifest: "system:ctl", audit: "system:ctl" });
+    writeSession("forged-export", await signedToken({}, { key: "other" }));
+    expect(await exportedBy("forged-export")).toEqual({ manifest: "system:ctl", audit: "system:ctl" });
   }, 240_000);
 
   it("a signed-in operator without the permission is refused by authorize()", async () => {

@@ -9,6 +9,7 @@ import { EvidenceFormatError, EvidenceTooLargeError, verifyArchive } from "@/lib
 import { EvidenceUnreadableError, verifyExport, type VerifyReport } from "@/lib/audit/verify-export";
 import { emit, isoDate, parse } from "../args";
 import { CliError, UsageError } from "../errors";
+import { provenOperatorOrNone } from "../operator-proof";
 import { withStore } from "../store";
 
 const USAGE =
@@ -56,8 +57,13 @@ async function auditExport(argv: string[]): Promise<number> {
   const signer = loadSigner();
   const target = path.resolve((values.out ?? values.tar)!);
   if (values.tar && !values.force && fs.existsSync(target)) throw new CliError(`${target} already exists; choose another file or pass --force`);
+  // The CLI export is host-level access (it needs the store's credentials and the signing key), so
+  // it is not refused without a login; but when an operator is signed in (`ctl login`), the export
+  // and its audit entry name that person instead of the anonymous "ctl".
+  const operator = await provenOperatorOrNone();
+  const actor = operator ? { type: "operator" as const, id: operator } : { type: "system" as const, id: "ctl" };
   const manifest: Manifest = await withStore("ctl audit export", async (store) => {
-    const req = { db: store.db, format: values.format as ExportFormat, from, to, signer, actor: { type: "system" as const, id: "ctl" } };
+    const req = { db: store.db, format: values.format as ExportFormat, from, to, signer, actor };
     try {
       return values.tar ? await writeArchive(req, target) : await exportAudit({ ...req, outDir: target, force: values.force });
     } catch (err) {
