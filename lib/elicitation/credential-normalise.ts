@@ -43,7 +43,7 @@ function asciiDigit(ch: string): string {
 
 /** The text as the rules see it. Never logged or stored: it is the secret, if there is one. */
 export function normaliseForScan(text: string): string {
-  const folded = text.normalize("NFKC").replace(INVISIBLE, "").replace(/[^\x00-\x7f]/gu, (ch) => (DECIMAL_DIGIT.test(ch) ? asciiDigit(ch) : ch));
+  const folded = text.normalize("NFKC").replace(INVISIBLE, "").replace(/[^\p{ASCII}]/gu, (ch) => (DECIMAL_DIGIT.test(ch) ? asciiDigit(ch) : ch));
   return folded.replace(/[^\s]+/g, unconfuseWord);
 }
 
