@@ -2,7 +2,7 @@
 // consents. Everything a client declared about itself (its name) is escaped and labelled as
 // self-declared; what the provider itself checks (the redirect URI it will send the code to) is
 // shown in full with its host highlighted, because that host is who receives the user's token.
-import { escapeHtml } from "./escape-html";
+import { escapeHtml, untrustedText } from "./escape-html";
 import { pageShell } from "./page-shell";
 
 export interface ConsentView {
@@ -22,8 +22,8 @@ function hostOf(uri: string): string {
 }
 
 function clientLine(v: { clientId: string; clientName: string | undefined }): string {
-  const name = v.clientName ? `<strong>${escapeHtml(v.clientName)}</strong> <small>(name declared by the client itself, not verified)</small>` : "<strong>An unnamed client</strong>";
-  return `${name}, client id <code>${escapeHtml(v.clientId)}</code>`;
+  const name = v.clientName ? `<strong>${untrustedText(v.clientName)}</strong> <small>(name declared by the client itself, not verified)</small>` : "<strong>An unnamed client</strong>";
+  return `${name}, client id <code>${untrustedText(v.clientId)}</code>`;
 }
 
 function resourceList(scopes: string[], resources: Record<string, string[]>): string {
@@ -42,9 +42,9 @@ export function consentPage(opts: { prefix: string; uid: string; csrf: string; t
     `<h1>Allow this application to act as you?</h1>
 <p>${clientLine(v)} asks for:</p>
 ${resourceList(v.scopes, v.resources)}
-<p>If you allow it, your sign-in is sent to <span class="host">${escapeHtml(host)}</span>:</p>
-<p><code>${escapeHtml(v.redirectUri)}</code></p>
-<p class="note">Allow only if you started this from an application you trust and it is meant to send you to ${escapeHtml(host)}. You can withdraw this later at <a href="${opts.prefix}/consents">your consents</a>.</p>
+<p>If you allow it, your sign-in is sent to <span class="host">${untrustedText(host)}</span>:</p>
+<p><code>${untrustedText(v.redirectUri)}</code></p>
+<p class="note">Allow only if you started this from an application you trust and it is meant to send you to ${untrustedText(host)}. You can withdraw this later at <a href="${opts.prefix}/consents">your consents</a>.</p>
 <form method="post" action="${opts.prefix}/interaction/${encodeURIComponent(opts.uid)}/consent">
 <input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}">
 <button type="submit" name="decision" value="allow">Allow</button>
@@ -65,7 +65,7 @@ export interface ConsentRow {
 export function consentsPage(opts: { prefix: string; title: string; csrf: string; subject: string; rows: ConsentRow[]; message?: string }): string {
   const rows = opts.rows
     .map(
-      (r) => `<tr><td>${clientLine(r)}</td><td>${r.redirectUris.map((u) => `<span class="host">${escapeHtml(hostOf(u))}</span><br><code>${escapeHtml(u)}</code>`).join("<br>")}</td><td>${resourceList(r.scopes, r.resources)}</td>
+      (r) => `<tr><td>${clientLine(r)}</td><td>${r.redirectUris.map((u) => `<span class="host">${untrustedText(hostOf(u))}</span><br><code>${untrustedText(u)}</code>`).join("<br>")}</td><td>${resourceList(r.scopes, r.resources)}</td>
 <td><form method="post" action="${opts.prefix}/consents/withdraw"><input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}"><input type="hidden" name="grant" value="${escapeHtml(r.grantId)}"><button type="submit">Withdraw</button></form></td></tr>`,
     )
     .join("");

@@ -1,7 +1,7 @@
 // The development provider's sign-in page, with the demo accounts listed because this provider
 // exists only for demos and tests.
 import { allDevAccounts, DEMO_PASSWORD } from "./accounts";
-import { escapeHtml } from "./escape-html";
+import { escapeHtml, untrustedText } from "./escape-html";
 import { pageShell } from "./page-shell";
 
 export function loginPage(opts: { uid: string; clientName: string; prefix: string; title: string; error?: string; login?: string }): string {
@@ -13,7 +13,7 @@ export function loginPage(opts: { uid: string; clientName: string; prefix: strin
     `Sign in: ${opts.title}`,
     `<h1>Sign in to ${escapeHtml(opts.title)}</h1>
 <p class="note">A development provider. Not for production. Every demo account's password is <code>${DEMO_PASSWORD}</code>.</p>
-<p><strong>${escapeHtml(opts.clientName)}</strong> asks you to sign in.</p>
+<p><strong>${untrustedText(opts.clientName)}</strong> asks you to sign in.</p>
 ${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ""}
 <form method="post" action="${opts.prefix}/interaction/${uid}/login">
 <label for="login">Login</label>
