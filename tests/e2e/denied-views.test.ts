@@ -25,7 +25,7 @@ interface Entry {
   detail: Record<string, unknown>;
 }
 
-async function deniedEntries(since: Date): Promise<Entry[]> {
+async function deniedEntries(since: Date, targetId = "clients"): Promise<Entry[]> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "eg-denied-"));
   try {
     const r = await runCli(["audit", "export", "--out", out, "--from", since.toISOString(), "--force"], inject("appEnv"));
@@ -35,7 +35,7 @@ async function deniedEntries(since: Date): Promise<Entry[]> {
       .split("\n")
       .filter(Boolean)
       .map((line) => JSON.parse(line) as Entry)
-      .filter((e) => e.actorId === SUBJECT && e.targetId === "clients" && e.action.startsWith("access.denied"));
+      .filter((e) => e.actorId === SUBJECT && e.targetId === targetId && e.action.startsWith("access.denied"));
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
   }
@@ -75,5 +75,21 @@ describe("denied console views", () => {
     const flushed = await deniedEntries(since);
     expect(flushed.length).toBeLessThanOrEqual(2);
     expect(flushed.reduce((sum, e) => sum + (e.action === "access.denied_repeated" ? Number(e.detail.repeats) : 1), 0)).toBe(100);
+  });
+
+  it("polling a console read API it may not read: every request refused, at most one entry while the window is open", async () => {
+    const since = new Date(Date.now() - 1000);
+    const context = await browser().newContext();
+    const page = await context.newPage();
+    await signIn(page, inject("baseUrl"), "mallory", "/console/clients");
+    for (let i = 0; i < 50; i++) {
+      const res = await page.request.get(`${inject("baseUrl")}/api/console/audit?limit=5`);
+      expect(res.status()).toBe(403);
+      expect(await res.json()).toEqual({ ok: false, error: expect.stringMatching(/not an active operator/) });
+    }
+    await context.close();
+    const open = await deniedEntries(since, "list");
+    // The first denial is written at once; the other 49 are counted in the store, not written.
+    expect(open).toEqual([expect.objectContaining({ action: "access.denied", targetId: "list" })]);
   });
 });

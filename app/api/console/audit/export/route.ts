@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 // A GET that writes (an audit entry and a signed export): only from this app's own pages, never an
 // <img> or link on another origin, even one on the same host.
 export const GET = sameOriginOnly("download", async (req: Request) => {
-  const guard = await readGuard(PERMISSIONS.auditExport, { type: "audit_log", id: "export" });
+  const guard = await readGuard(PERMISSIONS.auditExport, { type: "audit_log", id: "export" }, { view: false });
   if (!guard.ok) return NextResponse.json(guard.result, { status: guard.status });
   const raw = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ""));
   const parsed = exportRequest.safeParse(raw);

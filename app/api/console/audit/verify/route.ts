@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 // The body is the evidence .tar itself, read as a stream (never buffered, never written to disk).
 export const POST = sameOriginOnly("upload", async (req: Request) => {
-  const guard = await readGuard(PERMISSIONS.auditVerify, { type: "audit_log", id: "verify" });
+  const guard = await readGuard(PERMISSIONS.auditVerify, { type: "audit_log", id: "verify" }, { view: false });
   if (!guard.ok) return NextResponse.json(guard.result, { status: guard.status });
   const res = await verifyUpload(
     guard.db,
