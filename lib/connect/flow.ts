@@ -2,7 +2,7 @@
 // request, then (only on Continue) send them to the provider; the callback checks everything again
 // and puts the credential in the vault. Every refusal attaches nothing and is audited.
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { elicitationRecords, type ElicitationRecord } from "@/db/schema";
 import { auditCoalesced } from "@/lib/abuse/audit-coalesce";
@@ -135,13 +135,25 @@ export async function completeCallback(db: Db, query: URLSearchParams, user: Bro
     }
     return refuse(db, user, record, record.id, "used");
   }
+  // Claim the callback: the first request takes the sealed PKCE verifier out of the record in one
+  // statement, so only it can redeem the code. A second load of the same callback (a double click,
+  // a browser retry, a prefetch) finds the verifier gone and is told the link is in use, changing
+  // nothing; without the claim it would redeem the code too, fail at the provider and fail the
+  // record under the first one, so nobody connected.
+  const [claimed] = await db
+    .update(elicitationRecords)
+    .set({ pkceVerifierSealed: null })
+    .where(and(eq(elicitationRecords.id, record.id), eq(elicitationRecords.state, "opened"), isNotNull(elicitationRecords.pkceVerifierSealed)))
+    .returning({ id: elicitationRecords.id });
+  const sealedVerifier = claimed ? record.pkceVerifierSealed : null;
+  if (!sealedVerifier) return refuse(db, user, record, record.id, "used");
   const cfg = connectConfig();
   const provider = await providerInfo(db, record.providerId!);
   const callbackUrl = new URL(record.redirectUri!);
   callbackUrl.search = query.toString();
   let tokens;
   try {
-    const verifier = openBlob(vaultKey(), `pkce:${record.id}`, record.pkceVerifierSealed!);
+    const verifier = openBlob(vaultKey(), `pkce:${record.id}`, sealedVerifier);
     tokens = await exchangeCode(provider, cfg.dev, { callbackUrl, redirectUri: record.redirectUri!, state, nonce: nonceFor(record.id, state), verifier });
   } catch (err) {
     // Keywords only: provider error bodies can echo codes.

@@ -1,7 +1,7 @@
 // URL mode against the real engine, the real downstream provider (oidc-provider) and the real
 // openid-client exchange. The browser steps (connect page, Continue, callback) are the lib/connect
 // functions the pages call; the full browser walk is in tests/e2e/url-mode.test.ts.
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, downstreamConnections, elicitationRecords, vaultSecrets } from "@/db/schema";
 import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
@@ -165,6 +165,21 @@ describe("URL mode", () => {
       expect(await completeCallback(t.store.db, tampered, u.browser)).toMatchObject({ ok: false, problem: "refused" });
       expect(await grants(u.subject)).toBe(0);
       expect(await getRecord(t.store.db, id)).toMatchObject({ state: "failed" });
+      await c.close();
+    });
+
+    it("the same callback loaded six times at once connects exactly once; the others are told the link is in use and change nothing", async () => {
+      const u = await user();
+      await reset(u.subject);
+      const { c, id } = await startFlow(u);
+      const callback = await throughProvider(id, u);
+      const results = await Promise.all(Array.from({ length: 6 }, () => completeCallback(t.store.db, new URLSearchParams(callback.searchParams), u.browser)));
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      expect(results.filter((r) => !r.ok)).toEqual(Array.from({ length: 5 }, () => ({ ok: false, problem: "used" })));
+      expect(await grants(u.subject)).toBe(1);
+      expect(await getRecord(t.store.db, id)).toMatchObject({ state: "completed", lateCallbackAt: null });
+      const noise = await t.store.db.select().from(auditLog).where(and(eq(auditLog.targetId, id), inArray(auditLog.action, ["record.late_callback", "record.failed"])));
+      expect(noise).toEqual([]);
       await c.close();
     });
 
