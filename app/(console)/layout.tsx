@@ -2,6 +2,8 @@ import type { ReactNode } from "react";
 import { getDb } from "@/db";
 import { ConsoleShell } from "@/components/console-shell";
 import { endSessionUrl } from "@/lib/auth/next-auth-options";
+import { loadOperator } from "@/lib/auth/authorize";
+import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { currentUser } from "@/lib/auth/session";
 import { activeKillSwitches } from "@/lib/policy/kill-switch";
 
@@ -11,7 +13,11 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   const user = await currentUser();
   // Each page redirects to sign-in itself (pageAccess), with its own path as the way back.
   if (!user) return <>{children}</>;
-  const switches = await activeKillSwitches(await getDb());
+  // Only someone who may read the console's health sees which switches are engaged and why: the
+  // reason is an operator's free text, not for an end user who merely signed in.
+  const db = await getDb();
+  const operator = await loadOperator(db, user.sub);
+  const switches = operator && hasPermission(operator.roles, PERMISSIONS.healthRead) ? await activeKillSwitches(db) : [];
   return (
     <ConsoleShell user={user} switches={switches.map((s) => ({ scope: s.scope, reason: s.reason }))} endSessionUrl={endSessionUrl()}>
       {children}

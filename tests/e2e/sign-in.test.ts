@@ -91,10 +91,23 @@ describe("console sign-in", () => {
   });
 
   it("shows an end user that the console is not for them, and audits the attempt", async () => {
+    // A switch in force (on a flow no test uses, expiring by itself): its operator's reason is for
+    // operators, never shown to an end user who merely signed in.
+    const opCtx = await browser().newContext();
+    const op = await opCtx.newPage();
+    await signIn(op, base(), "operator");
+    const engaged = await op.request.post(`${base()}/api/console/kill-switch`, { data: { scope: "flow:generate_report:banner-check", action: "engage", reason: "operators-only reason 7Q2", expiresInMinutes: 1 } });
+    expect(engaged.status()).toBe(200);
+    await op.reload();
+    await expect(op.getByTestId("kill-switch-banner").textContent()).resolves.toContain("operators-only reason 7Q2");
+    await opCtx.close();
+
     const context = await browser().newContext();
     const page = await context.newPage();
     await signIn(page, base(), "alice");
     expect(await page.getByTestId("forbidden").textContent()).toMatch(/cannot open this page/);
+    expect(await page.getByTestId("kill-switch-banner").count()).toBe(0);
+    expect(await page.content()).not.toContain("operators-only reason 7Q2");
     expect((await page.request.get(`${base()}/api/console/audit`)).status()).toBe(403);
     await context.close();
     const auditor = await browser().newContext();
