@@ -293,7 +293,14 @@ describe("console", () => {
     const res = await fetch(`${base()}/api/metrics`, { headers: { authorization: `Bearer ${secret}` } });
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(text).toMatch(/^elicitation_records\{state="completed",mode="form",flow="[^"]+"\} \d+$/m);
-    expect(text).toMatch(/^audit_log_entries \d+$/m);
+    // Store-wide aggregates under their own family, never under the per-instance names.
+    expect(text).toMatch(/^store_elicitation_records\{state="completed",mode="form",flow="[^"]+"\} \d+$/m);
+    expect(text).toMatch(/^store_audit_log_entries \d+$/m);
+    expect(text).not.toMatch(/^elicitation_records\{/m);
+    // Per-instance figures: this run's console pages were counted by route template.
+    expect(text).toMatch(/^http_server_requests_total\{route="\/console",method="GET",status="2xx"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
+    expect(text).toMatch(/^db_pool_connections_max [1-9]\d*$/m);
   });
 });
