@@ -2,7 +2,8 @@
 // (RFC 9068) signed by the authoritative issuer's keys, issued by that issuer, for this resource
 // (`aud`), currently valid (`exp`, `nbf`), and carry `sub` and the tenant claim. A token minted for
 // another audience is refused: this server never accepts, and never forwards, someone else's token.
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { tracedFetch } from "@/lib/telemetry/traced-fetch";
 
 export type BearerErrorCode = "invalid_request" | "invalid_token";
 
@@ -41,12 +42,12 @@ export interface BearerVerifierOptions {
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
 async function discoverJwks(issuer: string): Promise<JWTVerifyGetKey> {
-  const res = await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5000) });
+  const res = await tracedFetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5000) });
   if (!res.ok) throw new Error(`issuer discovery failed with HTTP ${res.status}`);
   const doc = (await res.json()) as { issuer?: string; jwks_uri?: string };
   // The discovery document must name exactly the configured issuer (mix-up defence).
   if (doc.issuer !== issuer || !doc.jwks_uri) throw new Error("issuer discovery returned a different issuer or no jwks_uri");
-  return createRemoteJWKSet(new URL(doc.jwks_uri), { cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+  return createRemoteJWKSet(new URL(doc.jwks_uri), { cooldownDuration: 30_000, cacheMaxAge: 600_000, [customFetch]: tracedFetch });
 }
 
 export function createBearerVerifier(options: BearerVerifierOptions) {
