@@ -11,9 +11,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   const user = await currentUser();
   // Each page redirects to sign-in itself (pageAccess), with its own path as the way back.
   if (!user) return <>{children}</>;
-  const switches = await activeKillSwitches(await getDb());
+  const [switches, signOutTo] = await Promise.all([activeKillSwitches(await getDb()), endSessionUrl()]);
   return (
-    <ConsoleShell user={user} switches={switches.map((s) => ({ scope: s.scope, reason: s.reason }))} endSessionUrl={endSessionUrl()}>
+    <ConsoleShell user={user} switches={switches.map((s) => ({ scope: s.scope, reason: s.reason }))} endSessionUrl={signOutTo}>
       {children}
     </ConsoleShell>
   );

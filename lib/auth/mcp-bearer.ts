@@ -4,6 +4,7 @@
 // another audience is refused: this server never accepts, and never forwards, someone else's token.
 import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import { tracedFetch } from "@/lib/telemetry/traced-fetch";
+import { claimAt, tenantFromClaimValue } from "./claims";
 
 export type BearerErrorCode = "invalid_request" | "invalid_token";
 
@@ -28,7 +29,14 @@ export interface McpPrincipal {
 export interface BearerVerifierOptions {
   issuer: string;
   audience: string;
+  /** A claim name or dotted path; its value a string or a one-element array. */
   tenantClaim: string;
+  /**
+   * The JOSE `typ` required of access tokens: "at+jwt" (RFC 9068) when omitted; null when the
+   * issuer sends none (OIDC_ACCESS_TOKEN_TYP=any). Issuer, audience, keys and lifetime are checked
+   * either way.
+   */
+  requiredTyp?: string | null;
   /**
    * Claims that name the OAuth client, first present wins (default client_id, then azp). The
    * client id selects the client profile and so the flow: it must come from the verified token.
@@ -69,7 +77,7 @@ export function createBearerVerifier(options: BearerVerifierOptions) {
       ({ payload } = await jwtVerify(match[1]!, await keys(), {
         issuer: options.issuer,
         audience: options.audience,
-        typ: "at+jwt",
+        ...(options.requiredTyp === null ? {} : { typ: options.requiredTyp ?? "at+jwt" }),
         algorithms: ["RS256", "PS256", "ES256", "EdDSA"],
         clockTolerance: options.clockToleranceSeconds ?? 5,
         requiredClaims: ["sub", "exp", "iat"],
@@ -77,9 +85,9 @@ export function createBearerVerifier(options: BearerVerifierOptions) {
     } catch (err) {
       throw new BearerError("invalid_token", describeJoseError(err));
     }
-    const tenant = payload[options.tenantClaim];
+    const tenant = tenantFromClaimValue(claimAt(payload, options.tenantClaim));
     if (typeof payload.sub !== "string" || !payload.sub) throw new BearerError("invalid_token", "token has no subject");
-    if (typeof tenant !== "string" || !tenant) throw new BearerError("invalid_token", "token has no tenant");
+    if (!tenant) throw new BearerError("invalid_token", "token has no tenant");
     const scope = typeof payload.scope === "string" ? payload.scope.split(" ").filter(Boolean) : [];
     const clientId = clientIdOf(payload, options.clientIdClaims ?? DEFAULT_CLIENT_ID_CLAIMS);
     return { subject: payload.sub, tenant, clientId, scopes: scope, expiresAt: payload.exp! };

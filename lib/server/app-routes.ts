@@ -45,7 +45,7 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
   const limits = abuseConfig();
   const window = { windowMs: limits.rateWindowMs };
   const mcp = createMcpEndpoint({
-    verify: createBearerVerifier({ issuer: cfg.issuer, audience: cfg.mcpResource, tenantClaim: cfg.tenantClaim, clientIdClaims: clientIdClaimsFromEnv() }),
+    verify: createBearerVerifier({ issuer: cfg.issuer, audience: cfg.mcpResource, tenantClaim: cfg.tenantClaim, requiredTyp: cfg.accessTokenTyp ?? null, clientIdClaims: clientIdClaimsFromEnv() }),
     resource: cfg.mcpResource,
     db,
     policy,
