@@ -16,7 +16,7 @@ import { readinessCheck } from "./health";
 import { Lifecycle } from "./lifecycle";
 import { watchPool } from "@/lib/metrics/instance-metrics";
 import { observeRequest } from "@/lib/telemetry/http-request";
-import { startTracing } from "@/lib/telemetry/tracing";
+import { startTracing, stopTracing } from "@/lib/telemetry/tracing";
 
 export interface ServeOptions {
   port: number;
@@ -76,7 +76,8 @@ export async function serve(options: ServeOptions): Promise<Served> {
   });
   // Closes records abandoned by a stopped instance (this one before a restart, or another).
   const stopReconciler = startReconciler(options.store.db, engineConfig());
-  server.once("close", () => (control?.close(), stopReconciler(), void policy.close()));
+  // Spans still in the batch go out before the process ends.
+  server.once("close", () => (control?.close(), stopReconciler(), void policy.close(), void stopTracing()));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.hostname, () => resolve());
