@@ -7,7 +7,9 @@ import type net from "node:net";
 import { Writable } from "node:stream";
 import { context, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "@/db/client";
 import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { seedDemo } from "@/lib/demo/seed";
 import { createLogger } from "@/lib/log/logger";
@@ -75,11 +77,16 @@ describe("a form elicitation, traced and counted", () => {
     const r = await c.call("generate_report");
     expect(r.structured).toMatchObject({ outcome: "completed" });
     await c.close();
+    // A request's span ends, and its count is taken, when its response closes on the server: a
+    // moment after the client has read it.
+    const toolCall = (spans: ReadableSpan[]) => spans.find((s) => s.name === "mcp.request" && s.attributes["rpc.method"] === "tools/call");
+    await expect.poll(() => toolCall(exporter.getFinishedSpans())).toBeDefined();
+    await expect.poll(async () => sample(await instanceMetricsText(), "mcp_requests_total", 'method="tools/call",outcome="ok"') - sample(before, "mcp_requests_total", 'method="tools/call",outcome="ok"')).toBe(1);
     const spans = exporter.getFinishedSpans();
 
     // The tools/call: a server span, its mcp.request child, the engine's decision and the
     // database calls, all in one trace.
-    const call = spans.find((s) => s.name === "mcp.request" && s.attributes["rpc.method"] === "tools/call");
+    const call = toolCall(spans);
     expect(call).toBeDefined();
     const traceId = call!.spanContext().traceId;
     const inTrace = spans.filter((s) => s.spanContext().traceId === traceId);
@@ -134,20 +141,27 @@ describe("what an attacker controls stays out of labels and spans", () => {
     expect(res.status).toBe(400);
     // Prototype keys in the body are not a method either.
     await fetch(`${base}/api/mcp`, { method: "POST", headers: { authorization: `Bearer ${await token("user-obs-attacker")}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: '{"__proto__":{"method":"tools/call"},"jsonrpc":"2.0","id":2}' });
+    await expect.poll(async () => sample(await instanceMetricsText(), "mcp_requests_total", 'method="other",outcome="refused"')).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => exporter.getFinishedSpans().filter((s) => s.attributes["http.route"] === "other").length).toBeGreaterThanOrEqual(1);
     const metrics = await instanceMetricsText();
     const spans = exporter.getFinishedSpans();
     expect(metrics).not.toContain(CANARY);
     expect(everything(spans)).not.toContain(CANARY);
     expect(spans.map((s) => s.attributes["http.route"]).filter(Boolean)).toEqual(expect.arrayContaining(["/connect/[id]", "other"]));
-    expect(sample(metrics, "mcp_requests_total", 'method="other",outcome="refused"')).toBeGreaterThanOrEqual(1);
     expect(metrics).toMatch(/^mcp_requests_total\{method="none",outcome="refused"\} [1-9]/m);
   });
 
   it("a forged or unsigned token is refused and counted as refused, without its text anywhere", async () => {
     exporter.reset();
+    const refusedBefore = sample(await instanceMetricsText(), "mcp_requests_total", 'method="none",outcome="refused"');
     const forged = `eyJhbGciOiJub25lIiwidHlwIjoiYXQrand0In0.${Buffer.from(JSON.stringify({ sub: CANARY, tenant: CANARY })).toString("base64url")}.`;
     const res = await fetch(`${base}/api/mcp`, { method: "POST", headers: { authorization: `Bearer ${forged}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
     expect(res.status).toBe(401);
+    await res.text();
+    // Refused before its body was read: counted without a method, and it opened no session.
+    await expect.poll(async () => sample(await instanceMetricsText(), "mcp_requests_total", 'method="none",outcome="refused"')).toBe(refusedBefore + 1);
+    const sessions = rowsOf<{ n: number }>(await t.store.db.execute(sql`select count(*)::int as n from mcp_sessions where subject = ${CANARY}`));
+    expect(sessions[0]?.n).toBe(0);
     expect(everything(exporter.getFinishedSpans())).not.toContain(CANARY);
     expect(await instanceMetricsText()).not.toContain(CANARY);
   });
@@ -160,7 +174,10 @@ describe("trace context", () => {
     const parent = "00f067aa0ba902b7";
     const res = await fetch(`${base}/.well-known/oauth-protected-resource`, { headers: { traceparent: `00-${traceId}-${parent}-01` } });
     expect(res.status).toBe(200);
-    const span = exporter.getFinishedSpans().find((s) => s.attributes["http.route"] === "/.well-known/oauth-protected-resource");
+    await res.text();
+    const metadataSpan = () => exporter.getFinishedSpans().find((s) => s.attributes["http.route"] === "/.well-known/oauth-protected-resource");
+    await expect.poll(metadataSpan).toBeDefined();
+    const span = metadataSpan();
     expect(span?.spanContext().traceId).toBe(traceId);
     expect(span?.parentSpanContext?.spanId).toBe(parent);
   });
