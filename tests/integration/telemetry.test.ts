@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/db/client";
 import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { seedDemo } from "@/lib/demo/seed";
+import { insertRecord, newRecordId, transition } from "@/lib/elicitation/records";
+import { revokeRecords } from "@/lib/elicitation/revoke";
 import { createLogger } from "@/lib/log/logger";
 import { instanceMetricsText, watchPool } from "@/lib/metrics/instance-metrics";
 import { createAppRoutes } from "@/lib/server/app-routes";
@@ -125,6 +127,31 @@ describe("a form elicitation, traced and counted", () => {
     expect(after).toMatch(/^nodejs_eventloop_lag_seconds /m);
     expect(after).not.toContain(CANARY);
     expect(after).not.toContain(subject);
+  });
+});
+
+describe("elicitations finished, whichever way they end", () => {
+  it("counts a refusal before sending, a revocation in bulk, and a guarded transition that did not happen", async () => {
+    const before = await instanceMetricsText();
+    const draft = (mode: "form" | "url") => {
+      const id = newRecordId();
+      return { id, mode, needKind: mode === "url" ? ("credential" as const) : ("field" as const), subject: "s-count", tenantId: "acme", sessionId: null, clientName: "c", clientVersion: "1", protocolVersion: "p", requestMethod: "tools/call", requestId: id, toolName: "t", flowId: null, purpose: "p", routeDecision: mode, routeReason: "r" };
+    };
+    const refused = draft("form");
+    await insertRecord(t.store.db, refused, "not_sent");
+    const pending = [draft("url"), draft("url"), draft("form")];
+    for (const d of pending) await insertRecord(t.store.db, d, "sent");
+    expect(await revokeRecords(t.store.db, { type: "operator", id: "op" }, { ids: pending.map((d) => d.id) }, "drill")).toHaveLength(3);
+    // Already revoked: the guarded transition moves nothing and counts nothing.
+    expect(await transition(t.store.db, pending[2]!.id, { from: ["sent"], to: "completed" })).toBe(false);
+    const after = await instanceMetricsText();
+    const delta = (labels: string, name = "elicitations_finished_total") => sample(after, name, labels) - sample(before, name, labels);
+    expect(delta('mode="form"', "elicitations_started_total")).toBe(2);
+    expect(delta('mode="url"', "elicitations_started_total")).toBe(2);
+    expect(delta('mode="form",outcome="not_sent"')).toBe(1);
+    expect(delta('mode="url",outcome="revoked"')).toBe(2);
+    expect(delta('mode="form",outcome="revoked"')).toBe(1);
+    expect(delta('mode="form",outcome="completed"')).toBe(0);
   });
 });
 
