@@ -7,7 +7,7 @@ import { getDb } from "@/db";
 import { endConsoleSession, startConsoleSession } from "./console-sessions";
 import { claimAt, rolesFromClaimValue, tenantFromClaimValue } from "./claims";
 import { signOutOrigins } from "./end-session";
-import { oidcConfig as readOidcConfig, type OidcConfig } from "./oidc-config";
+import { oidcConfig, type OidcConfig } from "./oidc-config";
 import type { Role } from "./permissions";
 import { syncOperatorAtSignIn } from "./sign-in-sync";
 
@@ -30,7 +30,7 @@ let cached: NextAuthOptions | undefined;
 
 export function authOptions(): NextAuthOptions {
   if (cached) return cached;
-  const cfg = readOidcConfig();
+  const cfg = oidcConfig();
   process.env.NEXTAUTH_URL ??= cfg.appUrl;
   cached = {
     secret: cfg.sessionSecret,
