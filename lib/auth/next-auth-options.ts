@@ -78,18 +78,7 @@ export function authOptions(): NextAuthOptions {
         return session;
       },
       async redirect({ url, baseUrl }) {
-        // Same-origin paths, and the issuer's end-session endpoint for sign-out; anything else
-        // (another host, "//evil", "/\\evil", an unparseable URL such as a port that is not a
-        // number) goes home instead of failing the request.
-        if (/^\/(?![/\\])/.test(url)) return `${baseUrl}${url}`;
-        let target: URL;
-        try {
-          target = new URL(url);
-        } catch {
-          return baseUrl;
-        }
-        if (target.origin === baseUrl || (await signOutOrigins(cfg)).has(target.origin)) return target.toString();
-        return baseUrl;
+        return safeRedirect(url, baseUrl, cfg);
       },
     },
     events: {
@@ -108,6 +97,23 @@ export function authOptions(): NextAuthOptions {
     },
   };
   return cached;
+}
+
+/**
+ * Where next-auth may send the browser: same-origin paths, and the issuer's (or its end-session
+ * endpoint's) origin for sign-out; anything else (another host, "//evil", "/\\evil", an unparseable
+ * URL such as a port that is not a number) goes home instead of failing the request.
+ */
+export async function safeRedirect(url: string, baseUrl: string, cfg: OidcConfig): Promise<string> {
+  if (/^\/(?![/\\])/.test(url)) return `${baseUrl}${url}`;
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return baseUrl;
+  }
+  if (target.origin === baseUrl || (await signOutOrigins(cfg)).has(target.origin)) return target.toString();
+  return baseUrl;
 }
 
 /**

@@ -11,7 +11,7 @@ import { rowsOf } from "@/db/client";
 import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { endSessionUrl } from "@/lib/auth/end-session";
 import { BearerError, createBearerVerifier } from "@/lib/auth/mcp-bearer";
-import { sessionClaims } from "@/lib/auth/next-auth-options";
+import { safeRedirect, sessionClaims } from "@/lib/auth/next-auth-options";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { startAppServer, type TestAppServer } from "../helpers/app-server";
 import { connectClient } from "../helpers/mcp-client";
@@ -97,6 +97,17 @@ describe.each(CASES)("issuer shaped $profile", (c) => {
     const page = await fetch(target, { redirect: "manual" });
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/<form/);
+  });
+
+  it("lets next-auth redirect only home or to the issuer's sign-out, never elsewhere", async () => {
+    const cfg = oidcConfig();
+    const base = cfg.appUrl;
+    const signOut = await endSessionUrl(cfg);
+    expect(await safeRedirect(signOut, base, cfg)).toBe(signOut);
+    expect(await safeRedirect("/console?x=1", base, cfg)).toBe(`${base}/console?x=1`);
+    for (const evil of ["https://evil.example/oidc/session/end", "//evil.example/x", "/\\evil.example", "http://localhost:notaport/", `${cfg.issuer.replace("localhost", "127.0.0.1")}/x`]) {
+      expect(await safeRedirect(evil, base, cfg)).toBe(base);
+    }
   });
 
   it("admits the issuer's access tokens at /api/mcp with the configured typ and tenant claim", async () => {
