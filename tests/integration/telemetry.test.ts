@@ -6,7 +6,7 @@ import http from "node:http";
 import type net from "node:net";
 import { Writable } from "node:stream";
 import { context, trace } from "@opentelemetry/api";
-import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-node";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/db/client";
