@@ -9,6 +9,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { redactUrl, type StoreConfig } from "./config";
 import * as schema from "./schema";
+import { createPoolUse, instrumentPglite, instrumentPostgres, type PoolUse } from "./instrument";
 import { lockDataDir } from "./store-lock";
 
 type Schema = typeof schema;
@@ -29,6 +30,8 @@ export interface Store {
   sql?: postgres.Sql;
   /** The PGlite instance when kind is pglite. */
   pglite?: PGlite;
+  /** How much of the connection pool is in use (the per-instance pool gauges). */
+  pool?: PoolUse;
   close(): Promise<void>;
 }
 
@@ -41,16 +44,19 @@ export async function openStore(config: StoreConfig, options: OpenOptions = {}):
   if (config.kind === "postgres") return openPostgres(config.url, config.poolMax);
   if (config.kind === "pglite-memory") {
     const pg = await PGlite.create();
-    return { db: drizzlePglite({ client: pg, schema }) as unknown as Db, kind: "pglite", location: "memory", pglite: pg, close: () => pg.close() };
+    const pool = createPoolUse(1);
+    return { db: drizzlePglite({ client: instrumentPglite(pg, pool), schema }) as unknown as Db, kind: "pglite", location: "memory", pglite: pg, pool, close: () => pg.close() };
   }
   const release = await lockDataDir(config.dataDir, options.purpose ?? `pid ${process.pid}`);
   try {
     const pg = await PGlite.create(config.dataDir);
+    const pool = createPoolUse(1);
     return {
-      db: drizzlePglite({ client: pg, schema }) as unknown as Db,
+      db: drizzlePglite({ client: instrumentPglite(pg, pool), schema }) as unknown as Db,
       kind: "pglite",
       location: config.dataDir,
       pglite: pg,
+      pool,
       close: async () => {
         await pg.close();
         await release();
@@ -81,11 +87,13 @@ async function openPostgres(url: string, poolMax: number): Promise<Store> {
     const reason = err instanceof Error ? err.message : String(err);
     throw new StoreUnavailableError(`cannot reach PostgreSQL at ${redactUrl(url)}: ${reason}`);
   }
+  const pool = createPoolUse(poolMax);
   return {
-    db: drizzlePostgres({ client: sql, schema }) as unknown as Db,
+    db: drizzlePostgres({ client: instrumentPostgres(sql, pool), schema }) as unknown as Db,
     kind: "postgres",
     location: redactUrl(url),
     sql,
+    pool,
     close: () => sql.end({ timeout: 5 }),
   };
 }

@@ -16,10 +16,10 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   // Only someone who may read the console's health sees which switches are engaged and why: the
   // reason is an operator's free text, not for an end user who merely signed in.
   const db = await getDb();
-  const operator = await loadOperator(db, user.sub);
+  const [operator, signOutTo] = await Promise.all([loadOperator(db, user.sub), endSessionUrl()]);
   const switches = operator && hasPermission(operator.roles, PERMISSIONS.healthRead) ? await activeKillSwitches(db) : [];
   return (
-    <ConsoleShell user={user} switches={switches.map((s) => ({ scope: s.scope, reason: s.reason }))} endSessionUrl={endSessionUrl()}>
+    <ConsoleShell user={user} switches={switches.map((s) => ({ scope: s.scope, reason: s.reason }))} endSessionUrl={signOutTo}>
       {children}
     </ConsoleShell>
   );

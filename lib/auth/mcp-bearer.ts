@@ -2,7 +2,9 @@
 // (RFC 9068) signed by the authoritative issuer's keys, issued by that issuer, for this resource
 // (`aud`), currently valid (`exp`, `nbf`), and carry `sub` and the tenant claim. A token minted for
 // another audience is refused: this server never accepts, and never forwards, someone else's token.
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { tracedFetch } from "@/lib/telemetry/traced-fetch";
+import { claimAt, tenantFromClaimValue } from "./claims";
 
 export type BearerErrorCode = "invalid_request" | "invalid_token";
 
@@ -27,7 +29,14 @@ export interface McpPrincipal {
 export interface BearerVerifierOptions {
   issuer: string;
   audience: string;
+  /** A claim name or dotted path; its value a string or a one-element array. */
   tenantClaim: string;
+  /**
+   * The JOSE `typ` required of access tokens: "at+jwt" (RFC 9068) when omitted; null when the
+   * issuer sends none (OIDC_ACCESS_TOKEN_TYP=any). Issuer, audience, keys and lifetime are checked
+   * either way.
+   */
+  requiredTyp?: string | null;
   /**
    * Claims that name the OAuth client, first present wins (default client_id, then azp). The
    * client id selects the client profile and so the flow: it must come from the verified token.
@@ -41,12 +50,12 @@ export interface BearerVerifierOptions {
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
 async function discoverJwks(issuer: string): Promise<JWTVerifyGetKey> {
-  const res = await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5000) });
+  const res = await tracedFetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5000) });
   if (!res.ok) throw new Error(`issuer discovery failed with HTTP ${res.status}`);
   const doc = (await res.json()) as { issuer?: string; jwks_uri?: string };
   // The discovery document must name exactly the configured issuer (mix-up defence).
   if (doc.issuer !== issuer || !doc.jwks_uri) throw new Error("issuer discovery returned a different issuer or no jwks_uri");
-  return createRemoteJWKSet(new URL(doc.jwks_uri), { cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+  return createRemoteJWKSet(new URL(doc.jwks_uri), { cooldownDuration: 30_000, cacheMaxAge: 600_000, [customFetch]: tracedFetch });
 }
 
 export function createBearerVerifier(options: BearerVerifierOptions) {
@@ -68,7 +77,7 @@ export function createBearerVerifier(options: BearerVerifierOptions) {
       ({ payload } = await jwtVerify(match[1]!, await keys(), {
         issuer: options.issuer,
         audience: options.audience,
-        typ: "at+jwt",
+        ...(options.requiredTyp === null ? {} : { typ: options.requiredTyp ?? "at+jwt" }),
         algorithms: ["RS256", "PS256", "ES256", "EdDSA"],
         clockTolerance: options.clockToleranceSeconds ?? 5,
         requiredClaims: ["sub", "exp", "iat"],
@@ -76,9 +85,9 @@ export function createBearerVerifier(options: BearerVerifierOptions) {
     } catch (err) {
       throw new BearerError("invalid_token", describeJoseError(err));
     }
-    const tenant = payload[options.tenantClaim];
+    const tenant = tenantFromClaimValue(claimAt(payload, options.tenantClaim));
     if (typeof payload.sub !== "string" || !payload.sub) throw new BearerError("invalid_token", "token has no subject");
-    if (typeof tenant !== "string" || !tenant) throw new BearerError("invalid_token", "token has no tenant");
+    if (!tenant) throw new BearerError("invalid_token", "token has no tenant");
     const scope = typeof payload.scope === "string" ? payload.scope.split(" ").filter(Boolean) : [];
     const clientId = clientIdOf(payload, options.clientIdClaims ?? DEFAULT_CLIENT_ID_CLAIMS);
     return { subject: payload.sub, tenant, clientId, scopes: scope, expiresAt: payload.exp! };

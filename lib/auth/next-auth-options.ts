@@ -5,8 +5,10 @@
 import type { NextAuthOptions } from "next-auth";
 import { getDb } from "@/db";
 import { endConsoleSession, startConsoleSession } from "./console-sessions";
-import { oidcConfig } from "./oidc-config";
-import { rolesFromClaim, type Role } from "./permissions";
+import { claimAt, rolesFromClaimValue, tenantFromClaimValue } from "./claims";
+import { signOutOrigins } from "./end-session";
+import { oidcConfig, type OidcConfig } from "./oidc-config";
+import type { Role } from "./permissions";
 import { syncOperatorAtSignIn } from "./sign-in-sync";
 
 export interface SessionUser {
@@ -44,7 +46,7 @@ export function authOptions(): NextAuthOptions {
         wellKnown: `${cfg.issuer}/.well-known/openid-configuration`,
         clientId: cfg.clientId,
         clientSecret: cfg.clientSecret,
-        authorization: { params: { scope: "openid profile roles tenant" } },
+        authorization: { params: { scope: cfg.scopes } },
         idToken: true,
         checks: ["pkce", "state", "nonce"],
         profile(profile: Record<string, unknown>) {
@@ -57,8 +59,9 @@ export function authOptions(): NextAuthOptions {
         if (profile) {
           const p = profile as Record<string, unknown>;
           token.sub = String(p.sub);
-          token.roles = rolesFromClaim(p[cfg.rolesClaim]);
-          token.tenant = typeof p[cfg.tenantClaim] === "string" ? p[cfg.tenantClaim] : null;
+          const claims = sessionClaims(p, cfg);
+          token.roles = claims.roles;
+          token.tenant = claims.tenant;
           // A new server-side session per sign-in: the cookie is only valid while its row is.
           token.sid = await startConsoleSession(await getDb(), String(p.sub), cfg.sessionMaxAgeSeconds);
         }
@@ -75,18 +78,7 @@ export function authOptions(): NextAuthOptions {
         return session;
       },
       async redirect({ url, baseUrl }) {
-        // Same-origin paths, and the issuer's end-session endpoint for sign-out; anything else
-        // (another host, "//evil", "/\\evil", an unparseable URL such as a port that is not a
-        // number) goes home instead of failing the request.
-        if (/^\/(?![/\\])/.test(url)) return `${baseUrl}${url}`;
-        let target: URL;
-        try {
-          target = new URL(url);
-        } catch {
-          return baseUrl;
-        }
-        if (target.origin === baseUrl || target.origin === new URL(cfg.issuer).origin) return target.toString();
-        return baseUrl;
+        return safeRedirect(url, baseUrl, cfg);
       },
     },
     events: {
@@ -99,7 +91,7 @@ export function authOptions(): NextAuthOptions {
         await syncOperatorAtSignIn(await getDb(), {
           subject: String(p.sub),
           displayName: typeof p.name === "string" ? p.name : String(p.sub),
-          roles: rolesFromClaim(p[cfg.rolesClaim]),
+          roles: sessionClaims(p, cfg).roles,
         });
       },
     },
@@ -107,11 +99,30 @@ export function authOptions(): NextAuthOptions {
   return cached;
 }
 
-/** Where "Sign out" sends the browser after the local session is gone: the issuer's logout. */
-export function endSessionUrl(): string {
-  const cfg = oidcConfig();
-  const u = new URL(`${cfg.issuer}/session/end`);
-  u.searchParams.set("client_id", cfg.clientId);
-  u.searchParams.set("post_logout_redirect_uri", `${cfg.appUrl}/signed-out`);
-  return u.toString();
+/**
+ * Where next-auth may send the browser: same-origin paths, and the issuer's (or its end-session
+ * endpoint's) origin for sign-out; anything else (another host, "//evil", "/\\evil", an unparseable
+ * URL such as a port that is not a number) goes home instead of failing the request.
+ */
+export async function safeRedirect(url: string, baseUrl: string, cfg: OidcConfig): Promise<string> {
+  if (/^\/(?![/\\])/.test(url)) return `${baseUrl}${url}`;
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return baseUrl;
+  }
+  if (target.origin === baseUrl || (await signOutOrigins(cfg)).has(target.origin)) return target.toString();
+  return baseUrl;
 }
+
+/**
+ * Roles and tenant from a verified ID token's claims, the way this deployment's issuer sends them:
+ * a claim path (nested claims), strings or arrays, group names mapped by OIDC_ROLE_MAP.
+ */
+export function sessionClaims(profile: Record<string, unknown>, cfg: Pick<OidcConfig, "rolesClaim" | "roleMap" | "tenantClaim">): { roles: Role[]; tenant: string | null } {
+  return { roles: rolesFromClaimValue(claimAt(profile, cfg.rolesClaim), cfg.roleMap), tenant: tenantFromClaimValue(claimAt(profile, cfg.tenantClaim)) };
+}
+
+// Sign-out's destination comes from the issuer's discovery document (lib/auth/end-session.ts).
+export { endSessionUrl } from "./end-session";

@@ -6,13 +6,21 @@ import type { Env } from "@/db/config";
 import { isProduction } from "@/lib/config/app-env";
 import { authorityFindings, rawTextFindings } from "@/lib/policy/url-authority";
 import { requiredSecret } from "@/lib/config/secrets";
+import { accessTokenTypSetting, claimPathSetting, parseRoleMap, type RoleMap } from "./claims";
 
 export interface OidcConfig {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /** Claim name or dotted path (e.g. realm_access.roles) holding role or group names. */
   rolesClaim: string;
+  /** Group names mapped to roles (OIDC_ROLE_MAP); empty: role names are read as they are. */
+  roleMap: RoleMap;
   tenantClaim: string;
+  /** The `typ` access tokens must carry at /api/mcp; undefined: not checked (OIDC_ACCESS_TOKEN_TYP=any). */
+  accessTokenTyp: string | undefined;
+  /** Scopes the console asks for at sign-in (OIDC_SCOPES). */
+  scopes: string;
   /** True when the bundled development identity provider is the issuer. */
   devProvider: boolean;
   appUrl: string;
@@ -61,8 +69,11 @@ export function oidcConfig(env: Env = process.env): OidcConfig {
   const common = {
     appUrl: base,
     mcpResource: env.MCP_RESOURCE?.trim() || `${base}/api/mcp`,
-    rolesClaim: env.OIDC_ROLES_CLAIM?.trim() || "roles",
-    tenantClaim: env.OIDC_TENANT_CLAIM?.trim() || "tenant",
+    rolesClaim: claimPathSetting("OIDC_ROLES_CLAIM", env.OIDC_ROLES_CLAIM, "roles"),
+    roleMap: parseRoleMap(env.OIDC_ROLE_MAP),
+    tenantClaim: claimPathSetting("OIDC_TENANT_CLAIM", env.OIDC_TENANT_CLAIM, "tenant"),
+    accessTokenTyp: accessTokenTypSetting(env.OIDC_ACCESS_TOKEN_TYP),
+    scopes: oidcScopes(env.OIDC_SCOPES),
     sessionSecret,
     sessionMaxAgeSeconds: Number(env.SESSION_MAX_AGE_SECONDS ?? 8 * 3600),
   };
@@ -73,4 +84,11 @@ export function oidcConfig(env: Env = process.env): OidcConfig {
   const clientSecret = env.OIDC_CLIENT_SECRET?.trim();
   if (!clientId || !clientSecret) throw new Error("OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET");
   return { ...common, issuer: env.OIDC_ISSUER!.trim().replace(/\/$/, ""), clientId, clientSecret, devProvider: false };
+}
+
+/** OIDC_SCOPES: space-separated scope names; "openid" is always included. */
+function oidcScopes(raw: string | undefined): string {
+  const scopes = (raw?.trim() || "openid profile roles tenant").split(/\s+/);
+  if (scopes.some((s) => !/^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/.test(s))) throw new Error("OIDC_SCOPES must be scope names separated by spaces");
+  return [...new Set(["openid", ...scopes])].join(" ");
 }

@@ -1,6 +1,7 @@
 // The downstream OAuth client (openid-client): discovery with the issuer pinned, authorization
 // code with PKCE, state and nonce, and the exact registered redirect URI.
 import * as oidc from "openid-client";
+import { tracedFetch } from "@/lib/telemetry/traced-fetch";
 import type { ProviderInfo } from "./registry";
 
 const cache = new Map<string, Promise<oidc.Configuration>>();
@@ -11,7 +12,8 @@ export function providerConfiguration(p: ProviderInfo, dev: boolean): Promise<oi
   if (!config) {
     const insecure = dev && p.issuer.startsWith("http://");
     // discovery() refuses a document whose issuer differs from the one asked for (pinned issuer).
-    config = oidc.discovery(new URL(p.issuer), p.clientId, undefined, oidc.ClientSecretBasic(p.clientSecret), insecure ? { execute: [oidc.allowInsecureRequests] } : undefined);
+    // (The cast: openid-client hands fetch a Uint8Array body, which fetch accepts at run time.)
+    config = oidc.discovery(new URL(p.issuer), p.clientId, undefined, oidc.ClientSecretBasic(p.clientSecret), { [oidc.customFetch]: tracedFetch as oidc.CustomFetch, ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}) });
     config.catch(() => cache.delete(key));
     cache.set(key, config);
   }

@@ -10,6 +10,7 @@ import { flushCoalescedAudit } from "@/lib/abuse/audit-coalesce";
 import { abuseConfig } from "@/lib/abuse/config";
 import { logger } from "@/lib/log/logger";
 import type { EngineConfig } from "./config";
+import { countElicitationFinished } from "@/lib/metrics/elicitation-counters";
 
 /** Extra time after the form timeout before a record counts as abandoned. */
 export const RECONCILE_GRACE_MS = 60_000;
@@ -48,6 +49,8 @@ export async function reconcileStaleRecords(db: Db, config: Pick<EngineConfig, "
     timedOut: await closeWhere(db, sql`mode = 'form' and state in ('sent', 'accepted') and sent_at < ${formCutoff}::timestamptz`, "timed_out", "no outcome was recorded before the timeout: the instance handling the request stopped", at),
     expired: await closeWhere(db, sql`mode = 'url' and state in ('sent', 'accepted', 'opened') and expires_at < ${at}::timestamptz`, "expired", "link expired unused", at),
   };
+  countElicitationFinished("form", "timed_out", result.timedOut);
+  countElicitationFinished("url", "expired", result.expired);
   if (result.timedOut || result.expired) logger.info({ event: "records.reconciled", ...result }, "stale records closed");
   return result;
 }

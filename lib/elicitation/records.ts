@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { rowsOf, type Db, type DbOrTx } from "@/db/client";
 import { elicitationEvents, elicitationRecords, type ElicitationRecord, type NewElicitationRecord } from "@/db/schema";
+import { countElicitationFinished, countElicitationStarted } from "@/lib/metrics/elicitation-counters";
 
 export type RecordState = ElicitationRecord["state"];
 
@@ -42,6 +43,7 @@ export async function insertRecord(db: DbOrTx, draft: RecordDraft, state: "sent"
       (2, 'created', ${state}, null, ${JSON.stringify(detail)})
     ) as v(ord, from_state, to_state, reason, detail)
     order by v.ord`);
+  countElicitationStarted(draft.mode, state);
 }
 
 export interface Transition {
@@ -79,8 +81,8 @@ export async function transition(db: DbOrTx, id: string, t: Transition): Promise
     .update(elicitationRecords)
     .set({ state: t.to, updatedAt: now, ...(isTerminal(t.to) ? { finishedAt: now } : {}), ...t.set })
     .where(sql`${elicitationRecords.id} in (select id from old)`)
-    .returning({ id: elicitationRecords.id });
-  const rows = rowsOf<{ moved: number }>(
+    .returning({ id: elicitationRecords.id, mode: elicitationRecords.mode });
+  const rows = rowsOf<{ moved: number; mode: string | null }>(
     await db.execute(sql`
       with old as (
         select id, state from elicitation_records where id = ${id} and state in (${sql.join(t.from.map((f) => sql`${f}::elicitation_state`), sql`, `)}) for update
@@ -90,9 +92,11 @@ export async function transition(db: DbOrTx, id: string, t: Transition): Promise
         from moved join old using (id) cross join (values ${steps}) as v(ord, from_state, to_state, detail)
         order by v.ord
       )
-      select count(*)::int as moved from moved`),
+      select count(*)::int as moved, min(moved.mode::text) as mode from moved`),
   );
-  return (rows[0]?.moved ?? 0) > 0;
+  const moved = (rows[0]?.moved ?? 0) > 0;
+  if (moved && isTerminal(t.to)) countElicitationFinished(rows[0]?.mode, t.to);
+  return moved;
 }
 
 export async function getRecord(db: Db, id: string): Promise<ElicitationRecord | undefined> {

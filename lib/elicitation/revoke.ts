@@ -6,6 +6,7 @@ import { rowsOf, type Db, type Tx } from "@/db/client";
 import { elicitationRecords, flows } from "@/db/schema";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAuditBatch } from "@/lib/audit/writer";
+import { countElicitationFinished } from "@/lib/metrics/elicitation-counters";
 
 export const UNFINISHED = ["created", "sent", "accepted", "opened"] as const;
 
@@ -25,19 +26,22 @@ export async function revokeRecordsTx(tx: Tx, actor: { type: "operator" | "syste
   const at = new Date().toISOString();
   // One statement: lock the matching records, move them, and write each one's event with the
   // state it really left (however many there are).
-  const rows = rowsOf<{ id: string }>(
+  const rows = rowsOf<{ id: string; mode: string }>(
     await tx.execute(sql`
       with old as (
         select id, state from elicitation_records where ${and(...conds)} for update
       ), moved as (
         update elicitation_records r set state = 'revoked', updated_at = ${at}::timestamptz, finished_at = ${at}::timestamptz
-        from old where r.id = old.id returning r.id, old.state as from_state
+        from old where r.id = old.id returning r.id, r.mode, old.state as from_state
+      ), ev as (
+        insert into elicitation_events (record_id, from_state, to_state, at, actor_type, actor_id, reason, detail)
+        select id, from_state, 'revoked', ${at}::timestamptz, ${actor.type}, ${actor.id}, ${reason}, '{}'::jsonb from moved
+        returning record_id
       )
-      insert into elicitation_events (record_id, from_state, to_state, at, actor_type, actor_id, reason, detail)
-      select id, from_state, 'revoked', ${at}::timestamptz, ${actor.type}, ${actor.id}, ${reason}, '{}'::jsonb from moved
-      returning record_id as id`),
+      select moved.id, moved.mode::text as mode from moved join ev on ev.record_id = moved.id`),
   );
   if (rows.length === 0) return [];
+  for (const mode of ["form", "url"]) countElicitationFinished(mode, "revoked", rows.filter((r) => r.mode === mode).length);
   const ids = rows.map((r) => r.id);
   await appendAuditBatch(tx, ids.map((id) => ({ actorType: actor.type, actorId: actor.id, action: AUDIT_ACTIONS.recordRevoked, targetType: "elicitation", targetId: id, detail: { reason } })));
   return ids;

@@ -2,6 +2,7 @@
 // Pure: the caller supplies the client's declared modes, the policy in force and the lint verdict.
 import type { DeclaredModes } from "./capabilities";
 import type { Need } from "./needs";
+import { inSpanSync } from "@/lib/telemetry/spans";
 
 export type Route = "form" | "url" | "fallback" | "blocked";
 
@@ -33,7 +34,16 @@ export function policyBlock(policy: PolicyView, mode: "form" | "url" | null): Ro
   return undefined;
 }
 
+/** The engine's decision, in an `elicitation.decide` span (need kind and route only: no reason text). */
 export function decideRoute(need: Need, modes: DeclaredModes, policy: PolicyView, lint?: { verdict: "allow" | "block"; codes: string[] }): RouteDecision {
+  return inSpanSync("elicitation.decide", { "elicitation.need_kind": need.kind }, (span) => {
+    const decision = decide(need, modes, policy, lint);
+    span?.setAttribute("elicitation.route", decision.route);
+    return decision;
+  });
+}
+
+function decide(need: Need, modes: DeclaredModes, policy: PolicyView, lint?: { verdict: "allow" | "block"; codes: string[] }): RouteDecision {
   if (need.kind === "authoritative") throw new Error("authoritative values are read, never routed");
   if (need.kind === "approval") throw new Error("approvals go to the approval gate, never to a form");
   const blocked = policyBlock(policy, need.kind === "field" ? "form" : "url");

@@ -16,6 +16,7 @@ import type { Db } from "@/db/client";
 import { storeFailureOf, storeFailureText } from "@/db/errors";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { logger } from "@/lib/log/logger";
+import { noteMcpBody } from "@/lib/metrics/mcp-request";
 import { directPolicy, type PolicySource } from "@/lib/policy/policy-source";
 import { clientPresence, requestIdsOf, type ClientPresence } from "./client-presence";
 import { startIdleSweeper, sweepIdleSessions, type SweptSession } from "./idle-sweeper";
@@ -99,6 +100,7 @@ function endpointHandler(options: McpEndpointOptions, modern: ModernEndpoint) {
     const guarded = await guardMcpRequest(req, res, options);
     if (!guarded.ok) return;
     const { principal, body, fail } = guarded;
+    noteMcpBody(res, body);
 
     // 2026-07-28 (stateless, per-request envelope): same bearer check above, its own leg here.
     if (await modern.isModern(req, body)) return modern.handle(req, res, body, principal);

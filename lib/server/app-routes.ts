@@ -12,6 +12,9 @@ import { abuseConfig } from "@/lib/abuse/config";
 import { guardConnectRequest, isConnectPath } from "@/lib/abuse/connect-guard";
 import { requestLimiter } from "@/lib/abuse/rate-limiter";
 import { createMcpEndpoint } from "@/lib/mcp/http-endpoint";
+import { liveSessions } from "@/lib/mcp/live-sessions";
+import { watchSessions } from "@/lib/metrics/instance-metrics";
+import { observeMcpRequest } from "@/lib/metrics/mcp-request";
 import { allowedOriginSet } from "@/lib/mcp/origin-guard";
 import { vaultKey } from "@/lib/vault/vault";
 import type { Db } from "@/db/client";
@@ -42,7 +45,7 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
   const limits = abuseConfig();
   const window = { windowMs: limits.rateWindowMs };
   const mcp = createMcpEndpoint({
-    verify: createBearerVerifier({ issuer: cfg.issuer, audience: cfg.mcpResource, tenantClaim: cfg.tenantClaim, clientIdClaims: clientIdClaimsFromEnv() }),
+    verify: createBearerVerifier({ issuer: cfg.issuer, audience: cfg.mcpResource, tenantClaim: cfg.tenantClaim, requiredTyp: cfg.accessTokenTyp ?? null, clientIdClaims: clientIdClaimsFromEnv() }),
     resource: cfg.mcpResource,
     db,
     policy,
@@ -59,6 +62,7 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
     secureCookie: cfg.appUrl.startsWith("https://"),
   };
   const appHost = new URL(cfg.appUrl).host;
+  watchSessions(() => liveSessions().size);
 
   const routes: RouteHandler = async (req, res) => {
     const path = (req.url ?? "/").split("?")[0]!;
@@ -75,7 +79,7 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
       return true;
     }
     if (path === mcpPath) {
-      await mcp(req, res);
+      await observeMcpRequest(req, res, () => mcp(req, res));
       return true;
     }
     if (isConnectPath(path) && (await guardConnectRequest(req, res, connectGuard))) return true;

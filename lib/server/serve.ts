@@ -14,6 +14,9 @@ import { createAppRoutes } from "./app-routes";
 import { openControlChannel } from "./control-channel";
 import { readinessCheck } from "./health";
 import { Lifecycle } from "./lifecycle";
+import { watchPool } from "@/lib/metrics/instance-metrics";
+import { observeRequest } from "@/lib/telemetry/http-request";
+import { startTracing, stopTracing } from "@/lib/telemetry/tracing";
 
 export interface ServeOptions {
   port: number;
@@ -32,6 +35,9 @@ export interface Served {
 export async function serve(options: ServeOptions): Promise<Served> {
   // db/index.ts reads the shared store from here, so every bundle in this process reuses it.
   (globalThis as typeof globalThis & { __elicitationStore?: Promise<Store> }).__elicitationStore = Promise.resolve(options.store);
+  // Tracing first (when OTEL_EXPORTER_OTLP_ENDPOINT is set), so every later span has a provider.
+  startTracing();
+  watchPool(options.store.pool);
   // next-auth reads NEXTAUTH_URL; it is APP_URL, the one public origin of this deployment.
   process.env.NEXTAUTH_URL = oidcConfig().appUrl;
   // The policy (kill switches, flows) in memory, dropped on the database's change notification.
@@ -61,8 +67,7 @@ export async function serve(options: ServeOptions): Promise<Served> {
     }
     // Requests in flight hold the shutdown until they end or the grace period is over.
     const tracked = req.method === "POST" ? <T,>(work: () => Promise<T>) => lifecycle.track(work) : <T,>(work: () => Promise<T>) => work();
-    tracked(() => (control ? control.handle(req, res) : Promise.resolve(false)).then((done) => done || routes(req, res)))
-      .then((done) => (done ? undefined : handle(req, res)))
+    observeRequest(req, res, mcpPath, () => tracked(() => (control ? control.handle(req, res) : Promise.resolve(false)).then((done) => done || routes(req, res))).then((done) => (done ? undefined : handle(req, res))))
       .catch((err: unknown) => {
         // The path only, never the query string: it may carry state or codes.
         logger.error({ path: (req.url ?? "").split("?")[0], error: err instanceof Error ? err.name : "error" }, "request failed");
@@ -71,7 +76,8 @@ export async function serve(options: ServeOptions): Promise<Served> {
   });
   // Closes records abandoned by a stopped instance (this one before a restart, or another).
   const stopReconciler = startReconciler(options.store.db, engineConfig());
-  server.once("close", () => (control?.close(), stopReconciler(), void policy.close()));
+  // Spans still in the batch go out before the process ends.
+  server.once("close", () => (control?.close(), stopReconciler(), void policy.close(), void stopTracing()));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.hostname, () => resolve());

@@ -289,11 +289,29 @@ describe("console", () => {
 
   it("serves value-free Prometheus metrics behind a token", async () => {
     expect((await fetch(`${base()}/api/metrics`)).status).toBe(401);
+    // A request of this test's own, so the per-instance count below does not lean on other tests.
+    const own = await fetch(`${base()}/connect/problem?reason=CANARY-e2e-metrics`);
+    expect(own.status).toBeLessThan(500);
+    await own.text();
     const secret = fs.readFileSync(path.join(inject("appEnv").DATA_DIR!, "keys", "metrics-token.secret"), "utf8").trim();
-    const res = await fetch(`${base()}/api/metrics`, { headers: { authorization: `Bearer ${secret}` } });
-    expect(res.status).toBe(200);
-    const text = await res.text();
-    expect(text).toMatch(/^elicitation_records\{state="completed",mode="form",flow="[^"]+"\} \d+$/m);
-    expect(text).toMatch(/^audit_log_entries \d+$/m);
+    const scrape = async () => {
+      const res = await fetch(`${base()}/api/metrics`, { headers: { authorization: `Bearer ${secret}` } });
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    // A request is counted when its response has closed on the server, a moment after the client has it.
+    const counted = /^http_server_requests_total\{route="\/connect\/problem",method="GET",status="[2-4]xx"\} [1-9]\d*$/m;
+    await expect.poll(scrape).toMatch(counted);
+    const text = await scrape();
+    // Store-wide aggregates under their own family, never under the per-instance names.
+    expect(text).toMatch(/^store_elicitation_records\{state="completed",mode="form",flow="[^"]+"\} \d+$/m);
+    expect(text).toMatch(/^store_audit_log_entries \d+$/m);
+    expect(text).not.toMatch(/^elicitation_records\{/m);
+    // Per-instance figures: the request above, counted by its route template and without its query.
+    expect(text).toMatch(counted);
+    expect(text).not.toContain("CANARY-e2e-metrics");
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
+    expect(text).toMatch(/^db_pool_connections_max [1-9]\d*$/m);
   });
 });

@@ -9,6 +9,7 @@ import { DEV_CLI_CLIENT_ID, DEV_CONSOLE_CLIENT_ID, oidcConfig } from "@/lib/auth
 import { DEMO_CLIENT_PROFILES } from "@/lib/demo/clients";
 import { accountBySubject } from "./accounts";
 import { escapeHtml } from "./escape-html";
+import { issuerProfile, type IssuerProfile } from "./issuer-profiles";
 import { devCookieKeys, devJwks } from "./keys";
 import { deviceSuccessSource, logoutSource, postLogoutSuccessSource, userCodeConfirmSource, userCodeInputSource } from "./provider-pages";
 import { createMemoryRecordStore, createStateAdapter, type IdpRecordStore } from "./state-adapter";
@@ -35,6 +36,8 @@ export interface ProviderSpec {
   records?: IdpRecordStore;
   /** RFC 8628 device authorization grant (the authoritative issuer only, for `ctl login`). */
   deviceFlow?: boolean;
+  /** The shape of claims, tokens and logout (issuer-profiles.ts); standard unless given. */
+  profile?: IssuerProfile;
 }
 
 /** What the interaction handlers need to know about a provider beyond oidc-provider's own API. */
@@ -66,6 +69,7 @@ export async function rememberedGrantId(records: IdpRecordStore, accountId: stri
 export function createProviderFor(spec: ProviderSpec): Provider {
   const firstParty = new Set((spec.clients ?? []).map((c) => c.client_id));
   const records = spec.records ?? createMemoryRecordStore();
+  const profile = spec.profile ?? issuerProfile({});
   const configuration: Configuration = {
     adapter: createStateAdapter(records),
     clients: spec.clients,
@@ -74,14 +78,14 @@ export function createProviderFor(spec: ProviderSpec): Provider {
     // Put name, roles and tenant in the ID token itself (not only at userinfo): the console reads
     // them from the signed, nonce-bound ID token.
     conformIdTokenClaims: false,
-    claims: { openid: ["sub"], profile: ["name"], roles: ["roles"], tenant: ["tenant"] },
-    scopes: ["openid", "profile", "roles", "tenant", spec.scope],
+    claims: profile.claims,
+    scopes: ["openid", "profile", ...profile.scopes, spec.scope],
     async findAccount(_ctx, id) {
       const account = accountBySubject(id);
       if (!account) return undefined;
       return {
         accountId: account.subject,
-        claims: async () => ({ sub: account.subject, name: account.name, roles: account.roles, tenant: account.tenant }),
+        claims: async () => ({ sub: account.subject, name: account.name, ...profile.identityClaims(account) }),
       };
     },
     async extraTokenClaims(_ctx, token) {
@@ -89,7 +93,7 @@ export function createProviderFor(spec: ProviderSpec): Provider {
       const explicit = (token as { extra?: { tenant?: unknown } }).extra?.tenant;
       const account = "accountId" in token && token.accountId ? accountBySubject(token.accountId) : undefined;
       const tenant = typeof explicit === "string" ? explicit : account?.tenant;
-      return tenant ? { tenant } : undefined;
+      return tenant ? profile.accessTokenClaims(tenant) : undefined;
     },
     // First-party (statically configured) clients: the signed-in user's grant covers what the
     // client asked for, so there is no consent screen to click through. Any other client (one
@@ -117,13 +121,17 @@ export function createProviderFor(spec: ProviderSpec): Provider {
       await g.save();
       return g;
     },
+    // The access token's `typ` as the impersonated issuer sends it (a header field set to
+    // undefined is left out of the JWT header altogether).
+    ...(profile.accessTokenTyp === "at+jwt" ? {} : { formats: { customizers: { jwt: async (_ctx, _token, jwt) => void (jwt.header = { typ: profile.accessTokenTyp ?? undefined }) } } }),
+    ...(profile.endSessionPath && profile.endSessionPath !== "/session/end" ? { routes: { end_session: profile.endSessionPath } } : {}),
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
       revocation: { enabled: true },
       // Sign-out never happens on a GET: the page asks, and only its form post (with the
       // session's xsrf token) ends the session.
-      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      rpInitiatedLogout: { enabled: profile.endSessionPath !== null, logoutSource, postLogoutSuccessSource },
       deviceFlow: { enabled: spec.deviceFlow ?? false, userCodeInputSource, userCodeConfirmSource, successSource: deviceSuccessSource },
       resourceIndicators: {
         enabled: true,
@@ -161,6 +169,7 @@ export function createDevProvider(env: Env = process.env, records?: IdpRecordSto
     env,
     records,
     deviceFlow: true,
+    profile: issuerProfile(env),
     resource: cfg.mcpResource,
     scope: MCP_SCOPE,
     clients: [
