@@ -12,6 +12,7 @@ import { abuseConfig } from "@/lib/abuse/config";
 import { guardConnectRequest, isConnectPath } from "@/lib/abuse/connect-guard";
 import { requestLimiter } from "@/lib/abuse/rate-limiter";
 import { createMcpEndpoint } from "@/lib/mcp/http-endpoint";
+import { gatewayJwks, JWKS_PATH } from "@/lib/gateway/identity-assertion";
 import { allowedOriginSet } from "@/lib/mcp/origin-guard";
 import { vaultKey } from "@/lib/vault/vault";
 import type { Db } from "@/db/client";
@@ -72,6 +73,12 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
     if (path === "/.well-known/oauth-protected-resource" || path === `/.well-known/oauth-protected-resource${mcpPath}`) {
       res.writeHead(200, { "content-type": "application/json", "cache-control": "public, max-age=300", "access-control-allow-origin": "*" });
       res.end(metadata);
+      return true;
+    }
+    if (path === JWKS_PATH) {
+      // Public keys upstream MCP servers verify the gateway's identity assertions with.
+      res.writeHead(200, { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300" });
+      res.end(JSON.stringify(await gatewayJwks()));
       return true;
     }
     if (path === mcpPath) {
