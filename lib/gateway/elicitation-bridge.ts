@@ -24,8 +24,6 @@ export interface BridgeCall {
   upstream: { id: string; displayName: string; tool: string; urlOrigins: readonly string[] };
   /** Plain explanations for the client, appended to the tool's result. */
   notes: string[];
-  /** Every record this call wrote, so the call can close what is left open when it ends. */
-  recordIds: string[];
   /** Upstream elicitationId -> our record id (URL mode), for its completion notification. */
   urlIds: Map<string, string>;
   /** Counts asks in flight with a person: the upstream's silence timer is paused meanwhile. */
@@ -52,7 +50,6 @@ async function bridgeForm(call: BridgeCall, ask: AskContext, params: { message: 
     schema: params.requestedSchema,
   };
   const outcome: AskOutcome = await askForm(ask, need);
-  call.recordIds.push(outcome.recordId);
   const who = `${call.upstream.displayName} (${call.upstream.id})`;
   switch (outcome.status) {
     case "answered":
@@ -100,7 +97,6 @@ async function bridgeUrl(call: BridgeCall, ask: AskContext, params: { message: s
     targetOrigin: decision.route === "url" ? origin : null,
     expiresAt: new Date(Date.now() + ask.config.formTimeoutMs),
   };
-  call.recordIds.push(id);
   logger.info({ event: "gateway.url_decided", record: id, upstream: call.upstream.id, route: decision.route, reason: decision.reason }, "upstream URL elicitation routed");
   const who = `${call.upstream.displayName} (${call.upstream.id})`;
   if (decision.route !== "url") {

@@ -4,9 +4,10 @@
 // (unreachable, silent too long, a protocol error, its stream dropped in the middle of an
 // elicitation) becomes a clear error result, and every record the call opened is closed with the
 // reason: nothing is left in flight.
+import { and, eq, gte, inArray } from "drizzle-orm";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { Flow, Upstream } from "@/db/schema";
+import { elicitationRecords, type Flow, type Upstream } from "@/db/schema";
 import type { AskContext } from "@/lib/elicitation/engine";
 import { transition } from "@/lib/elicitation/records";
 import type { WireAdapter } from "@/lib/elicitation/wire";
@@ -48,7 +49,6 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
     ask: { ...caller.ask, flow, wire: caller.wireFor(signal), request: { method: "tools/call", id: caller.requestId, toolName: exposed } },
     upstream: { id: row.id, displayName: row.displayName, tool, urlOrigins: row.urlOrigins },
     notes: [],
-    recordIds: [],
     urlIds: new Map(),
     waiting: { count: 0 },
   };
@@ -58,6 +58,9 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
   const failed = new Promise<never>((_, reject) => (fail = reject));
   failed.catch(() => {});
   const started = performance.now();
+  // Records of this call are found by what they say about it (an ask still waiting has not
+  // returned its id yet when the upstream fails).
+  const mine = { subject: caller.ask.subject, tenantId: caller.ask.tenantId, toolName: exposed, requestId: caller.requestId, upstreamId: row.id, since: new Date() };
   let session: UpstreamSession | undefined;
   // The upstream's silence is bounded, but not while a person is answering one of its questions.
   const watchdog = setInterval(() => {
@@ -82,14 +85,14 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
     call.catch(() => {});
     const result = (await Promise.race([call, failed])) as CallToolResult;
     recordContact(row.id, { ok: true, latencyMs: performance.now() - started });
-    await closeOpen(db, bridge.recordIds, "completed", "the upstream finished the call");
+    await closeOpen(db, mine, "completed", "the upstream finished the call");
     return withNotes(result, bridge.notes);
   } catch (err) {
     const reason = err instanceof UpstreamFailure ? err.message : err instanceof McpError ? `protocol error ${err.code}` : describeFailure(err);
     const clientLeft = caller.signal.aborted;
     if (!clientLeft) recordContact(row.id, { ok: false, latencyMs: performance.now() - started, error: reason });
     // Records first, then the abort: an ask still waiting on the client ends as failed (upstream), not as a cancel.
-    await closeOpen(db, bridge.recordIds, "failed", clientLeft ? "the client went away" : `upstream ${row.id} failed: ${reason}`);
+    await closeOpen(db, mine, "failed", clientLeft ? "the client went away" : `upstream ${row.id} failed: ${reason}`);
     upstreamGone.abort();
     logger.warn({ event: "gateway.upstream_failed", upstream: row.id, tool, reason }, "forwarded call failed");
     if (clientLeft) throw err;
@@ -111,8 +114,22 @@ async function completeUrl(caller: GatewayCaller, bridge: BridgeCall, upstreamEl
 }
 
 /** Closes what the call left open: a URL flow the person accepted, an ask cut short. */
-async function closeOpen(db: AskContext["db"], ids: readonly string[], to: "completed" | "failed", reason: string): Promise<void> {
-  for (const id of ids) {
+async function closeOpen(db: AskContext["db"], call: { subject: string; tenantId: string; toolName: string; requestId: string; upstreamId: string; since: Date }, to: "completed" | "failed", reason: string): Promise<void> {
+  const open = await db
+    .select({ id: elicitationRecords.id })
+    .from(elicitationRecords)
+    .where(
+      and(
+        eq(elicitationRecords.subject, call.subject),
+        eq(elicitationRecords.tenantId, call.tenantId),
+        eq(elicitationRecords.toolName, call.toolName),
+        eq(elicitationRecords.requestId, call.requestId),
+        eq(elicitationRecords.upstreamId, call.upstreamId),
+        gte(elicitationRecords.createdAt, call.since),
+        inArray(elicitationRecords.state, ["created", "sent", "accepted", "opened"]),
+      ),
+    );
+  for (const { id } of open) {
     await transition(db, id, { from: ["accepted", "opened"], to, reason });
     await transition(db, id, { from: ["created", "sent"], to: "failed", reason });
   }
