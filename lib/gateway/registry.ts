@@ -3,6 +3,7 @@
 // transaction with its audit entry (the actor, the upstream, which fields changed; never a secret,
 // and the store holds none: `auth` names the configuration variable that does).
 import { and, arrayContains, asc, eq } from "drizzle-orm";
+import canonicalize from "canonicalize";
 import type { z } from "zod";
 import type { Db, DbOrTx, Tx } from "@/db/client";
 import { upstreams, type Upstream } from "@/db/schema";
@@ -42,7 +43,8 @@ function rowValues(input: UpstreamInput) {
 const COMPARED = ["displayName", "url", "authKind", "auth", "tenants", "exposedTools", "urlOrigins"] as const;
 
 function changedFields(before: Upstream, after: ReturnType<typeof rowValues>): string[] {
-  return COMPARED.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  // Canonical JSON: jsonb hands keys back in its own order.
+  return COMPARED.filter((k) => canonicalize(before[k]) !== canonicalize(after[k]));
 }
 
 function asInput(row: Upstream): UpstreamInput {

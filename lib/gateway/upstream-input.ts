@@ -100,21 +100,24 @@ const TENANT = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "a tenant id is low
 // MCP tool names: letters, digits, _ - . (the spec's recommendation), or "*" for every tool.
 const TOOL = z.string().regex(/^(?:\*|[A-Za-z0-9_.-]{1,64})$/, "a tool name is 1 to 64 letters, digits, _ - or ., or * for all");
 
+const FIELDS = {
+  id: upstreamIdSchema,
+  displayName: profileDisplayNameSchema,
+  url: urlField,
+  auth: upstreamAuthSchema,
+  tenants: z.array(TENANT).min(1, "name at least one tenant").max(100).transform((a) => [...new Set(a)].sort()),
+  exposedTools: z.array(TOOL).min(1, "expose at least one tool, or *").max(200).transform((a) => [...new Set(a)].sort()),
+  urlOrigins: z.array(originField).max(50).transform((a) => [...new Set(a)].sort()),
+};
+
 export const upstreamInput = z
-  .object({
-    id: upstreamIdSchema,
-    displayName: profileDisplayNameSchema,
-    url: urlField,
-    auth: upstreamAuthSchema.default({ kind: "none" }),
-    tenants: z.array(TENANT).min(1, "name at least one tenant").max(100).transform((a) => [...new Set(a)].sort()),
-    exposedTools: z.array(TOOL).min(1, "expose at least one tool, or *").max(200).transform((a) => [...new Set(a)].sort()),
-    urlOrigins: z.array(originField).max(50).default([]).transform((a) => [...new Set(a)].sort()),
-  })
+  .object({ ...FIELDS, auth: FIELDS.auth.default({ kind: "none" }), urlOrigins: FIELDS.urlOrigins.default([]) })
   .strict();
 export type UpstreamInput = z.infer<typeof upstreamInput>;
 
 /** Changes to an existing upstream: every field but the id is optional. */
-export const upstreamUpdateInput = upstreamInput.partial().required({ id: true }).strict();
+// Built from the fields without their defaults: a field left out of an update keeps its value.
+export const upstreamUpdateInput = z.object(FIELDS).partial().required({ id: true }).strict();
 export type UpstreamUpdateInput = z.infer<typeof upstreamUpdateInput>;
 
 export const upstreamRemoveInput = z.object({ id: upstreamIdSchema }).strict();
