@@ -4,7 +4,8 @@
 // audited and changes nothing). Nothing secret is stored: only the name of the variable.
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, operators, upstreams } from "@/db/schema";
+import { auditLog, flows, operators, upstreams } from "@/db/schema";
+import { startDemoUpstream } from "@/lib/gateway/demo-upstream";
 import { AuthError, authorize } from "@/lib/auth/authorize";
 import { addUpstreamAction } from "@/lib/gateway/upstream-actions";
 import { addUpstream, applyUpstreams, removeUpstream, updateUpstream, upstreamsForTenant, UpstreamError } from "@/lib/gateway/registry";
@@ -69,4 +70,15 @@ describe("upstream registry", () => {
     expect(denied.some((d) => (d.detail as { permission: string }).permission === "upstreams.manage")).toBe(true);
     await expect(authorize(t.store.db, ADMIN, addUpstreamAction.permission, { type: "upstream", id: "x" })).resolves.toBeTruthy();
   });
+
+  it("the demo starts server-everything and registers it for acme with its flows open to the demo profiles", async () => {
+    const demo = await startDemoUpstream(t.store.db, 20000 + Math.floor(Math.random() * 20000));
+    try {
+      expect((await upstreamsForTenant(t.store.db, "acme")).map((r) => r.id)).toContain("everything");
+      const rows = await t.store.db.select().from(flows).where(eq(flows.id, "everything__echo:ctl"));
+      expect(rows[0]).toMatchObject({ stage: "promoted", workflow: "everything__echo" });
+    } finally {
+      demo.stop();
+    }
+  }, 60_000);
 });
