@@ -15,6 +15,7 @@ import { recordContact } from "./upstream-health";
 
 export const CONNECT_TIMEOUT_MS = 10_000;
 const TOOLS_TTL_MS = 30_000;
+const FAILURE_TTL_MS = 5_000;
 
 export type ElicitHandler = (params: ElicitRequest["params"], upstreamRequestId: string) => Promise<ElicitResult>;
 
@@ -52,7 +53,8 @@ export function upstreamTools(row: Upstream): Promise<Tool[]> {
   if (hit && hit.url === row.url && Date.now() - hit.at < TOOLS_TTL_MS) return hit.tools;
   const tools = fetchTools(row);
   toolCache.set(row.id, { at: Date.now(), url: row.url, tools });
-  tools.catch(() => toolCache.delete(row.id));
+  // A failure is remembered briefly too, so an unreachable upstream is not dialled on every request.
+  tools.catch(() => toolCache.set(row.id, { at: Date.now() - TOOLS_TTL_MS + FAILURE_TTL_MS, url: row.url, tools }));
   return tools;
 }
 

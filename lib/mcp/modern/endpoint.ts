@@ -15,7 +15,9 @@ import type { ResumedAnswer } from "@/lib/elicitation/wire";
 import { logger } from "@/lib/log/logger";
 import { directPolicy, type PolicySource } from "@/lib/policy/policy-source";
 import { requestStateKey } from "../request-state-key";
-import { buildModernServer } from "./server";
+import { attachModernGateway } from "@/lib/gateway/modern-hook";
+import { resolveFlow } from "@/lib/policy/resolve-flow";
+import { buildModernServer, envelopeFacts } from "./server";
 import { requestStateGate } from "./state-gate";
 
 export interface ModernEndpointOptions {
@@ -39,7 +41,12 @@ export function createModernEndpoint(options: ModernEndpointOptions): ModernEndp
     async (rc) => {
       const db = await options.db();
       const resume = (rc.authInfo?.extra as { resume?: ResumedAnswer } | undefined)?.resume;
-      return buildModernServer({ principal: principalOf(rc.authInfo), db, policy: options.policy ?? directPolicy(db), stateKey, resume, ...issuers });
+      const principal = principalOf(rc.authInfo);
+      const policy = options.policy ?? directPolicy(db);
+      const server = buildModernServer({ principal, db, policy, stateKey, resume, ...issuers });
+      // Gateway mode: this tenant's upstream tools, bridged with multi-round-trip requests (lib/gateway/).
+      await attachModernGateway(server, { db, policy, principal, stateKey, resume, facts: envelopeFacts, flowFor: (workflow) => resolveFlow({ db, policy, clientId: principal.clientId, ...issuers }, { name: workflow, needs: [] }) });
+      return server;
     },
     {
       legacy: "reject",
