@@ -137,3 +137,13 @@ function start(ctx: ModernGatewayContext, rctx: ServerContext, row: Parameters<t
     deliver: (a) => answer?.(a),
   };
 }
+
+/**
+ * Forgets every call parked on this instance, as a restart does (tests use it to play the retry
+ * that reaches an instance which never saw the call). The forgotten asks end at their timeout.
+ */
+export function forgetParkedCalls(): number {
+  const n = parked.size;
+  parked.clear();
+  return n;
+}

@@ -7,7 +7,10 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { elicitationRecords } from "@/db/schema";
 import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
+import { forgetParkedCalls } from "@/lib/gateway/modern-hook";
 import { addUpstream } from "@/lib/gateway/registry";
+import { elicitationEvents } from "@/db/schema";
+import { envelope, modernPost } from "../helpers/mcp-modern-raw";
 import { startAppServer, type TestAppServer } from "../helpers/app-server";
 import { connectV2Client } from "../helpers/mcp-client-v2";
 import { createTestStore, type TestStore } from "../helpers/test-store";
@@ -77,7 +80,7 @@ describe("2026-07-28 clients through the gateway", () => {
   }, 60_000);
 
   it("an upstream form becomes input_required; the retry resolves the waiting upstream call, one record per ask", async () => {
-    const { c, subject } = await client((p) => ((p.message as string).includes("team") ? { action: "accept", content: { team: "blue" } } : { action: "accept", content: { nickname: "Zed" } }));
+    const { c, subject } = await client((p) => ({ action: "accept", content: (p.message as string).includes("team") ? { team: "blue" } : { nickname: "Zed" } }));
     const r = await c.call("hostile__twice");
     expect(r.text).toContain('twice: accept {"nickname":"Zed"} accept {"team":"blue"}');
     expect(c.received).toHaveLength(2);
@@ -112,5 +115,25 @@ describe("2026-07-28 clients through the gateway", () => {
     expect(r.text).toContain("Modern Zed");
     expect((await recordsOf(subject))[0]).toMatchObject({ state: "completed", upstreamId: "everything", protocolVersion: "2026-07-28" });
     await c.close();
+  }, 60_000);
+
+  it("a retry that finds no parked call (another instance, a restart) closes the record with the reason; a replay is refused", async () => {
+    const subject = `user-modern-raw-${Date.now()}`;
+    const token = await mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: resource });
+    const call = (extra: Record<string, unknown> = {}) => modernPost(resource, token, { method: "tools/call", params: { name: "hostile__nickname", arguments: {}, _meta: envelope(), ...extra } });
+    const first = await call();
+    expect(first.result?.resultType).toBe("input_required");
+    const [needKey] = Object.keys(first.result!.inputRequests!);
+    const state = first.result!.requestState!;
+    expect(forgetParkedCalls()).toBeGreaterThan(0);
+    const retry = await call({ requestState: state, inputResponses: { [needKey!]: { action: "accept", content: { nickname: "Zed" } } } });
+    expect(retry.result?.isError).toBe(true);
+    expect(JSON.stringify(retry.result)).toContain("no longer waiting");
+    const [row] = await recordsOf(subject);
+    expect(row).toMatchObject({ state: "failed", upstreamId: "hostile" });
+    const events = await t.store.db.select().from(elicitationEvents).where(eq(elicitationEvents.recordId, row!.id));
+    expect(events.at(-1)!.reason).toContain("not on this instance");
+    const replay = await call({ requestState: state, inputResponses: { [needKey!]: { action: "accept", content: { nickname: "Zed" } } } });
+    expect(replay.error?.code).toBe(-32602);
   }, 60_000);
 });
