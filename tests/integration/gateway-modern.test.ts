@@ -80,7 +80,7 @@ describe("2026-07-28 clients through the gateway", () => {
   }, 60_000);
 
   it("an upstream form becomes input_required; the retry resolves the waiting upstream call, one record per ask", async () => {
-    const { c, subject } = await client((p) => ({ action: "accept", content: (p.message as string).includes("team") ? { team: "blue" } : { nickname: "Zed" } }));
+    const { c, subject } = await client((p) => ({ action: "accept", content: ((p.message as string).includes("team") ? { team: "blue" } : { nickname: "Zed" }) as Record<string, string> }));
     const r = await c.call("hostile__twice");
     expect(r.text).toContain('twice: accept {"nickname":"Zed"} accept {"team":"blue"}');
     expect(c.received).toHaveLength(2);
