@@ -109,7 +109,12 @@ async function bridgeUrl(call: BridgeCall, ask: AskContext, params: { message: s
     const answer = await ask.wire.askUrl({ message: params.message, elicitationId: id, url: params.url }, { timeoutMs: ask.config.formTimeoutMs, step: { recordId: id, needKey: `upstream-url-${id}` } });
     const respondedAt = new Date();
     if (answer.action === "accept") {
-      await transition(db, id, { from: ["sent"], to: "accepted", actor: { type: "subject", id: ask.subject }, set: { respondedAt, ...(answer.droppedContent ? { droppedContentCount: 1 } : {}) } });
+      const moved = await transition(db, id, { from: ["sent"], to: "accepted", actor: { type: "subject", id: ask.subject }, set: { respondedAt, ...(answer.droppedContent ? { droppedContentCount: 1 } : {}) } });
+      if (!moved) {
+        // Revoked (kill switch, operator) while the person was deciding: the upstream is not told yes.
+        call.notes.push(`The link from ${who} was withdrawn by an operator before you accepted it; the server was told you cancelled.`);
+        return { action: "cancel" };
+      }
       call.urlIds.set(params.elicitationId, id);
       return { action: "accept" };
     }

@@ -52,8 +52,8 @@ export async function engageKillSwitch(db: Db, actor: Actor, input: { scope: str
     });
     // Unfinished URL handles in scope are revoked with it: an open connect link must not outlive
     // the decision to stop. (Form requests in flight end with their request.)
-    const target = scope.startsWith("flow:") ? { flowId: scope.slice(5) } : scope.startsWith("workflow:") ? { workflow: scope.slice(9) } : {};
-    if (scope === "global" || scope === "mode:url" || scope.startsWith("flow:") || scope.startsWith("workflow:")) {
+    const target = scope.startsWith("flow:") ? { flowId: scope.slice(5) } : scope.startsWith("workflow:") ? { workflow: scope.slice(9) } : scope.startsWith("upstream:") ? { upstreamId: scope.slice(9) } : {};
+    if (scope === "global" || scope === "mode:url" || scope.startsWith("flow:") || scope.startsWith("workflow:") || scope.startsWith("upstream:")) {
       await revokeRecordsTx(tx, actor, { pending: { mode: "url", ...target } }, `kill switch ${scope}: ${reason}`);
     }
     return row!;

@@ -10,7 +10,7 @@
 import { eq, sql } from "drizzle-orm";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { elicitationEvents, elicitationRecords } from "@/db/schema";
+import { elicitationEvents, elicitationRecords, killSwitches } from "@/db/schema";
 import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { IDENTITY_HEADER, JWKS_PATH } from "@/lib/gateway/identity-assertion";
 import { addUpstream } from "@/lib/gateway/registry";
@@ -197,6 +197,23 @@ describe("cool-down, modes and URLs", () => {
     expect(rows.find((x) => x.upstreamId === "second")).toMatchObject({ routeDecision: "blocked", state: "not_sent" });
     expect(rows.find((x) => x.upstreamId === "second")!.routeReason).toContain("upstream:second");
     await c.close();
+  }, 30_000);
+
+  it("engaging upstream:ID while its link waits for the person revokes the record, and the upstream never hears an accept", async () => {
+    const { c, subject } = await client({ elicitation: { form: {}, url: {} } }, async () => {
+      await engageKillSwitch(t.store.db, { type: "operator", id: "op-operator-0002" }, { scope: "upstream:hostile", reason: "drill: stop hostile mid-flow" });
+      return { action: "accept" };
+    });
+    try {
+      const before = resultsOf("link").length;
+      const r = await c.call("hostile__link", { note: "https://github.com/login/device" });
+      expect(c.received).toHaveLength(1);
+      expect(resultsOf("link").slice(before)).toEqual([{ action: "cancel" }]);
+      expect(r.text).toContain("withdrawn by an operator");
+      expect((await recordsOf(subject))[0]).toMatchObject({ mode: "url", state: "revoked" });
+    } finally {
+      await t.store.db.update(killSwitches).set({ active: false }).where(eq(killSwitches.scope, "upstream:hostile"));
+    }
   }, 30_000);
 
   it("a tool the registry does not expose is neither listed nor callable", async () => {
