@@ -22,6 +22,7 @@ import type { PolicySource } from "@/lib/policy/policy-source";
 import type { Flow } from "@/db/schema";
 import { forwardToolCall } from "./forward-call";
 import { asListed, gatewayTools } from "./legacy-hook";
+import { parseExposedName } from "./tool-names";
 
 type Event = { kind: "result"; result: V1CallToolResult } | { kind: "ask"; ask: SuspendedAsk };
 
@@ -41,6 +42,14 @@ export interface ModernGatewayContext {
   resume?: ResumedAnswer;
   facts(rctx: ServerContext): { client?: { name: string; version: string }; protocolVersion: string; modes: DeclaredModes };
   flowFor(workflow: string): Promise<Flow>;
+}
+
+/** Whether a 2026-07-28 request needs the upstream tools at all: a listing, or a call of a namespaced tool. */
+export function wantsGatewayTools(body: unknown): boolean {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return false;
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+  if (method === "tools/list") return true;
+  return method === "tools/call" && typeof params?.name === "string" && parseExposedName(params.name) !== undefined;
 }
 
 /** Registers this tenant's upstream tools on a per-request v2 server, their JSON Schemas unchanged. */
