@@ -90,7 +90,8 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
   } catch (err) {
     const reason = err instanceof UpstreamFailure ? err.message : err instanceof McpError ? `protocol error ${err.code}` : describeFailure(err);
     const clientLeft = caller.signal.aborted;
-    if (!clientLeft) recordContact(row.id, { ok: false, latencyMs: performance.now() - started, error: reason });
+    // A JSON-RPC error is an answer: the upstream is reachable (the caller's arguments may be at fault).
+    if (!clientLeft) recordContact(row.id, { ok: err instanceof McpError, latencyMs: performance.now() - started, ...(err instanceof McpError ? {} : { error: reason }) });
     // Records first, then the abort: an ask still waiting on the client ends as failed (upstream), not as a cancel.
     await closeOpen(db, mine, "failed", clientLeft ? "the client went away" : `upstream ${row.id} failed: ${reason}`);
     upstreamGone.abort();
