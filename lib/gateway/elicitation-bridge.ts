@@ -9,6 +9,7 @@
 // The record names the upstream and its request id; no value is written anywhere.
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { isProduction } from "@/lib/config/app-env";
+import { hasNoControlCharacters } from "@/lib/http/params";
 import { askForm, recordBasics, type AskContext, type AskOutcome } from "@/lib/elicitation/engine";
 import type { FieldNeed, FormSchema } from "@/lib/elicitation/needs";
 import { insertRecord, newRecordId, transition } from "@/lib/elicitation/records";
@@ -42,6 +43,12 @@ export async function bridgeElicitation(call: BridgeCall, params: ElicitRequest[
 }
 
 async function bridgeForm(call: BridgeCall, ask: AskContext, params: { message: string; requestedSchema: FormSchema }, upstreamRequestId: string): Promise<ElicitResult> {
+  // Field names are stored (never values); a name with control characters is refused before any write.
+  const names = Object.keys(params.requestedSchema?.properties ?? {});
+  if (names.some((n) => !hasNoControlCharacters(n) || n.length > 200)) {
+    call.notes.push(`The gateway did not show a form from ${call.upstream.displayName} (${call.upstream.id}): its field names are malformed. The server was told you declined.`);
+    return { action: "decline" };
+  }
   const need: FieldNeed = {
     kind: "field",
     key: `upstream-${upstreamRequestId}`,

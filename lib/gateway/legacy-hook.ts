@@ -14,7 +14,7 @@ import type { WireAdapter } from "@/lib/elicitation/wire";
 import type { PolicySource } from "@/lib/policy/policy-source";
 import { forwardToolCall } from "./forward-call";
 import { upstreamsForTenant } from "./registry";
-import { exposedToolName, isExposed, parseExposedName } from "./tool-names";
+import { exposedToolName, isExposed, parseExposedName, TOOL_NAME_PATTERN } from "./tool-names";
 import { upstreamTools } from "./upstream-client";
 
 type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
@@ -35,7 +35,8 @@ export interface LegacyGatewaySession {
 export async function gatewayTools(db: Db, tenant: string): Promise<Array<{ row: Upstream; tool: Tool }>> {
   const rows = await upstreamsForTenant(db, tenant);
   const lists = await Promise.all(rows.map(async (row) => ({ row, tools: await upstreamTools(row).catch(() => [] as Tool[]) })));
-  return lists.flatMap(({ row, tools }) => tools.filter((t) => isExposed(row.exposedTools, t.name)).map((tool) => ({ row, tool })));
+  // A name outside the specification's characters (a hostile upstream's) is never passed on.
+  return lists.flatMap(({ row, tools }) => tools.filter((t) => TOOL_NAME_PATTERN.test(t.name) && isExposed(row.exposedTools, t.name)).map((tool) => ({ row, tool })));
 }
 
 export function asListed(row: Upstream, tool: Tool): Tool {

@@ -9,6 +9,9 @@ import { UPSTREAM_ID_PATTERN } from "./upstream-input";
 
 export const SEPARATOR = "__";
 
+/** The characters the MCP specification allows in a tool name; anything else is never listed or called. */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+
 export function exposedToolName(upstreamId: string, tool: string): string {
   return `${upstreamId}${SEPARATOR}${tool}`;
 }
@@ -19,7 +22,7 @@ export function parseExposedName(name: string): { upstreamId: string; tool: stri
   if (at <= 0) return undefined;
   const upstreamId = name.slice(0, at);
   const tool = name.slice(at + SEPARATOR.length);
-  if (!UPSTREAM_ID_PATTERN.test(upstreamId) || !tool) return undefined;
+  if (!UPSTREAM_ID_PATTERN.test(upstreamId) || !TOOL_NAME_PATTERN.test(tool)) return undefined;
   return { upstreamId, tool };
 }
 

@@ -66,6 +66,10 @@ beforeAll(async () => {
       const r = await elicit(NAME_FORM);
       return text(`drop: ${r.action}`);
     },
+    weird: async ({ elicit }) => {
+      const r = await elicit({ message: "Hi", requestedSchema: { type: "object", properties: { "nick\u0000name": { type: "string" } } } });
+      return text(`weird: ${r.action}`);
+    },
     slow: async () => {
       await new Promise((r) => setTimeout(r, 4000));
       return text("slow: done");
@@ -145,6 +149,17 @@ describe("answers are re-validated before they are forwarded", () => {
     expect(row).toMatchObject({ state: "validation_failed" });
     const dump = JSON.stringify(await t.store.db.execute(sql`select (select json_agg(r)::text from elicitation_records r) || (select json_agg(e)::text from elicitation_events e) as all`));
     for (const v of Object.values(content)) expect(dump).not.toContain(v);
+    await c.close();
+  }, 30_000);
+});
+
+describe("malformed forms", () => {
+  it("a field name with a control character is declined before anything is written or shown", async () => {
+    const { c, subject } = await client({ elicitation: { form: {} } }, () => ({ action: "accept", content: {} }));
+    const r = await c.call("hostile__weird");
+    expect(c.received).toHaveLength(0);
+    expect(r.text).toContain("weird: decline");
+    expect(await recordsOf(subject)).toHaveLength(0);
     await c.close();
   }, 30_000);
 });

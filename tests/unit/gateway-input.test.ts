@@ -77,6 +77,8 @@ describe("tool names", () => {
   it("namespaces tools and splits them back; flow names fit the flow pattern and never collide", () => {
     expect(parseExposedName(exposedToolName("everything", "trigger-url-elicitation"))).toEqual({ upstreamId: "everything", tool: "trigger-url-elicitation" });
     expect(parseExposedName("generate_report")).toBeUndefined();
+    expect(parseExposedName("everything__echo\u0000")).toBeUndefined();
+    expect(parseExposedName("everything__a b")).toBeUndefined();
     const a = flowWorkflowName("everything", "trigger-url-elicitation");
     const b = flowWorkflowName("everything", "trigger_url_elicitation");
     expect(a).not.toBe(b);
