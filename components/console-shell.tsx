@@ -32,6 +32,7 @@ export function ConsoleShell({ user, switches, endSessionUrl, children }: { user
                   ["/console/approvals", "Approvals"],
                   ["/console/clients", "Clients"],
                   ["/console/origins", "Origins"],
+                  ["/console/upstreams", "Upstreams"],
                   ["/console/operators", "Operators"],
                   ["/console/audit", "Audit"],
                 ].map(([href, label]) => (

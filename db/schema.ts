@@ -100,6 +100,10 @@ export const operatorRole = pgEnum("operator_role", [
 
 export const connectionStatus = pgEnum("connection_status", ["active", "revoked"]);
 
+// How the gateway authenticates to an upstream MCP server (lib/gateway/): nothing, a header whose
+// value is a named secret in configuration, or OAuth client credentials at the upstream's issuer.
+export const upstreamAuthKind = pgEnum("upstream_auth_kind", ["none", "header", "oauth_client_credentials"]);
+
 // ---------------------------------------------------------------------------------------------
 // Identity and tenancy
 // ---------------------------------------------------------------------------------------------
@@ -300,6 +304,9 @@ export const elicitationRecords = pgTable(
     // Later calls answered with this record's outcome instead of prompting again (cool-down).
     preventedRepeats: integer("prevented_repeats").notNull().default(0),
     lateCallbackAt: tstz("late_callback_at"),
+    // Gateway mode: the upstream MCP server that asked, and the JSON-RPC id of its request.
+    upstreamId: text("upstream_id"),
+    upstreamRequestId: text("upstream_request_id"),
     createdAt: tstz("created_at").notNull().defaultNow(),
     sentAt: tstz("sent_at"),
     respondedAt: tstz("responded_at"),
@@ -315,6 +322,38 @@ export const elicitationRecords = pgTable(
     // Engine: reconcile the same subject's earlier outcome (cool-down, idempotent resume).
     index("records_subject_tool_idx").on(t.subject, t.tenantId, t.toolName, t.createdAt),
     index("records_session_idx").on(t.sessionId),
+    // The upstreams page counts each upstream's elicitations by outcome.
+    index("records_upstream_idx").on(t.upstreamId, t.state).where(sql`upstream_id is not null`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Gateway mode: upstream MCP servers whose tools this app serves (namespaced) and whose
+// elicitations go through the engine. Managed by admins; every change audited (lib/gateway/).
+// No secret is stored here: `auth` names the configuration variable that holds it.
+// ---------------------------------------------------------------------------------------------
+export const upstreams = pgTable(
+  "upstreams",
+  {
+    id: text("id").primaryKey(),
+    displayName: text("display_name").notNull(),
+    // Streamable HTTP endpoint, checked by lib/policy/url-check.ts when it is written.
+    url: text("url").notNull(),
+    authKind: upstreamAuthKind("auth_kind").notNull(),
+    // { header, secretEnv, prefix } | { issuer, clientId, clientSecretEnv, scope } | {}: names only.
+    auth: jsonb("auth").notNull(),
+    tenants: text("tenants").array().notNull(),
+    // Upstream tool names the gateway exposes; ["*"] exposes every tool the upstream lists.
+    exposedTools: text("exposed_tools").array().notNull(),
+    // HTTPS origins its URL-mode links may use (exact, lower-case ASCII).
+    urlOrigins: text("url_origins").array().notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: tstz("created_at").notNull().defaultNow(),
+    updatedAt: tstz("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    check("upstreams_id_ck", sql`${t.id} ~ '^[a-z][a-z0-9]{1,23}$'`),
+    index("upstreams_tenants_idx").using("gin", t.tenants),
   ],
 );
 
@@ -588,6 +627,7 @@ export const schemaTables = {
   rateLimits,
   auditCoalesce,
   idpRecords,
+  upstreams,
 };
 
 export type Tenant = typeof tenants.$inferSelect;
@@ -602,3 +642,4 @@ export type ElicitationEvent = typeof elicitationEvents.$inferSelect;
 export type AuditRow = typeof auditLog.$inferSelect;
 export type KillSwitch = typeof killSwitches.$inferSelect;
 export type Approval = typeof approvals.$inferSelect;
+export type Upstream = typeof upstreams.$inferSelect;

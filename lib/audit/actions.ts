@@ -39,6 +39,10 @@ export const AUDIT_ACTIONS = {
   originAdded: "origin.added",
   originRemoved: "origin.removed",
   requestStateRefused: "request_state.refused",
+  // Gateway mode (lib/gateway/): the upstream registry.
+  upstreamAdded: "upstream.added",
+  upstreamUpdated: "upstream.updated",
+  upstreamRemoved: "upstream.removed",
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

@@ -23,6 +23,8 @@ export const PERMISSIONS = {
   // Which OAuth client ids belong to which client profile (and so to which flows): admins only.
   clientProfilesManage: "client_profiles.manage",
   operatorsManage: "operators.manage",
+  // Gateway mode: which upstream MCP servers exist, for which tenants, with which credential.
+  upstreamsManage: "upstreams.manage",
 } as const;
 
 export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];

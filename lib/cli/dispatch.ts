@@ -10,6 +10,7 @@ import { killSwitchCommand } from "./commands/kill-switch-command";
 import { clientProfilesCommand } from "./commands/client-profiles-command";
 import { flowsCommand } from "./commands/flows-command";
 import { lintSchemaCommand } from "./commands/lint-command";
+import { upstreamsCommand } from "./commands/upstreams-command";
 import { UsageError } from "./errors";
 import { writeOut } from "./output";
 
@@ -34,6 +35,7 @@ commands:
                               (--as SUB on these is accepted only if it is the signed-in operator)
   flows list|canary|rollback  FLOW --percent N | FLOW | --workflow NAME, --reason TEXT: releasers
   client-profiles list|set|remove  CLIENT_ID [--profile P --name NAME]: map OAuth client ids (admins)
+  upstreams list|add|update|remove|apply  gateway mode: upstream MCP servers (admins)
   check-url URL [--dev]       judge a URL for URL mode; exit 0 allow, 3 warn, 1 block
   lint-schema FILE            lint form params ({message, requestedSchema}); exit 0 allow, 1 block
   token --subject SUB [--tenant T] [--ttl SECONDS] [--client ID]
@@ -52,6 +54,7 @@ export const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   "kill-switch": killSwitchCommand,
   flows: flowsCommand,
   "client-profiles": clientProfilesCommand,
+  upstreams: upstreamsCommand,
   approvals: approvalsCommand,
   revoke: revokeCommand,
   gates: gatesCommand,

@@ -31,6 +31,8 @@ export interface AskContext {
   policy: PolicySource;
   wire: WireAdapter;
   config: EngineConfig;
+  /** Gateway mode: the upstream MCP server that asked, and its request's id (lib/gateway/). */
+  upstream?: { id: string; requestId: string };
 }
 
 export type AskOutcome =
@@ -59,6 +61,7 @@ export function recordBasics(ctx: AskContext, id: string, purpose: string, decis
     purpose,
     routeDecision: decision.route,
     routeReason: decision.reason,
+    ...(ctx.upstream ? { upstreamId: ctx.upstream.id, upstreamRequestId: ctx.upstream.requestId } : {}),
   };
 }
 
@@ -77,7 +80,7 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
 
   const params = { message: need.message, requestedSchema: need.schema };
   const lint = lintFormRequest(params);
-  const decision = decideRoute(need, ctx.session.modes, await policyView(ctx.policy, ctx.flow, ctx.subject), { verdict: lint.verdict, codes: lint.reasons.map((r) => r.code) });
+  const decision = decideRoute(need, ctx.session.modes, await policyView(ctx.policy, ctx.flow, ctx.subject, ctx.upstream?.id), { verdict: lint.verdict, codes: lint.reasons.map((r) => r.code) });
   const draft: RecordDraft = {
     ...recordBasics(ctx, newRecordId(), need.purpose, decision),
     mode: "form",

@@ -13,7 +13,7 @@ export const UNFINISHED = ["created", "sent", "accepted", "opened"] as const;
 export interface RevokeSelector {
   ids?: string[];
   /** `workflow`: the records of every flow of that workflow, whichever client profile. */
-  pending?: { flowId?: string; workflow?: string; mode?: "form" | "url" };
+  pending?: { flowId?: string; workflow?: string; mode?: "form" | "url"; upstreamId?: string };
 }
 
 export async function revokeRecordsTx(tx: Tx, actor: { type: "operator" | "system"; id: string }, selector: RevokeSelector, reason: string): Promise<string[]> {
@@ -22,6 +22,8 @@ export async function revokeRecordsTx(tx: Tx, actor: { type: "operator" | "syste
   if (selector.pending?.flowId) conds.push(eq(elicitationRecords.flowId, selector.pending.flowId));
   if (selector.pending?.workflow) conds.push(inArray(elicitationRecords.flowId, tx.select({ id: flows.id }).from(flows).where(eq(flows.workflow, selector.pending.workflow))));
   if (selector.pending?.mode) conds.push(eq(elicitationRecords.mode, selector.pending.mode));
+  // Gateway mode: the records one upstream MCP server asked for (kill switch `upstream:ID`).
+  if (selector.pending?.upstreamId) conds.push(eq(elicitationRecords.upstreamId, selector.pending.upstreamId));
   if (!selector.ids && !selector.pending) throw new Error("say which records to revoke");
   const at = new Date().toISOString();
   // One statement: lock the matching records, move them, and write each one's event with the

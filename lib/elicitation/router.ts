@@ -14,6 +14,8 @@ export interface PolicyView {
   flowId: string;
   /** The flow's workflow: a `workflow:NAME` switch stops it for every client profile. */
   workflow: string;
+  /** Gateway mode: the upstream that asked; an `upstream:ID` switch stops all its elicitations. */
+  upstream?: string;
 }
 
 export interface RouteDecision {
@@ -22,7 +24,7 @@ export interface RouteDecision {
 }
 
 function killedFor(policy: PolicyView, mode: "form" | "url" | null) {
-  return policy.killed.find((k) => k.scope === "global" || k.scope === `flow:${policy.flowId}` || k.scope === `workflow:${policy.workflow}` || (mode !== null && k.scope === `mode:${mode}`));
+  return policy.killed.find((k) => k.scope === "global" || k.scope === `flow:${policy.flowId}` || k.scope === `workflow:${policy.workflow}` || (policy.upstream !== undefined && k.scope === `upstream:${policy.upstream}`) || (mode !== null && k.scope === `mode:${mode}`));
 }
 
 /** The policy part of a decision: kill switches and the flow's stage. Undefined means "go on". */

@@ -15,6 +15,7 @@ import { DESCRIBE_CAPABILITIES_TOOL, describeCapabilities } from "@/lib/workflow
 import { argumentsSchema } from "@/lib/workflows/arguments";
 import { servedWorkflows } from "@/lib/workflows/registry";
 import type { WorkflowDefinition } from "@/lib/workflows/types";
+import { attachGateway } from "@/lib/gateway/legacy-hook";
 import { runWorkflow } from "./run-workflow";
 import { wire20251125 } from "./wire-2025-11-25";
 
@@ -82,5 +83,17 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
       return runWorkflow(wf, caller, { id: String(extra.requestId), wire, args: args ?? {} });
     });
   }
+  // Gateway mode: the tools of the upstreams this tenant may use, forwarded and governed (lib/gateway/).
+  attachGateway(server, {
+    db: ctx.db,
+    policy: ctx.policy,
+    principal: ctx.principal,
+    sessionId: ctx.sessionId,
+    protocolVersion: ctx.protocolVersion,
+    client: () => facts().client,
+    modes: () => facts().modes,
+    wireFor: (requestId, signal) => wire20251125(server, { requestId, signal, protocolVersion: ctx.protocolVersion(), clientGone: ctx.clientGone?.(requestId) }),
+    flowFor: (workflow) => resolveFlow(flowContext, { name: workflow, needs: [] }),
+  });
   return server;
 }

@@ -14,7 +14,7 @@ import { revokeRecordsTx } from "@/lib/elicitation/revoke";
 // Flow ids are `workflow:profile` (lib/policy/profile-id.ts), so every flow fits `flow:`.
 export const killSwitchScope = z
   .string()
-  .regex(/^(global|mode:(form|url)|flow:[a-z][a-z0-9_]{0,62}:[a-z0-9][a-z0-9-]{0,62}|workflow:[a-z][a-z0-9_]{0,62})$/, "scope must be global, mode:form, mode:url, flow:WORKFLOW:PROFILE or workflow:NAME");
+  .regex(/^(global|mode:(form|url)|flow:[a-z][a-z0-9_]{0,62}:[a-z0-9][a-z0-9-]{0,62}|workflow:[a-z][a-z0-9_]{0,62}|upstream:[a-z][a-z0-9]{1,23})$/, "scope must be global, mode:form, mode:url, flow:WORKFLOW:PROFILE, workflow:NAME or upstream:ID");
 export const killSwitchReason = z.string().trim().min(3, "a reason is required").max(200, "keep the reason under 200 characters").refine(hasNoControlCharacters, NO_CONTROL_MESSAGE);
 
 export class KillSwitchError extends Error {
@@ -52,8 +52,8 @@ export async function engageKillSwitch(db: Db, actor: Actor, input: { scope: str
     });
     // Unfinished URL handles in scope are revoked with it: an open connect link must not outlive
     // the decision to stop. (Form requests in flight end with their request.)
-    const target = scope.startsWith("flow:") ? { flowId: scope.slice(5) } : scope.startsWith("workflow:") ? { workflow: scope.slice(9) } : {};
-    if (scope === "global" || scope === "mode:url" || scope.startsWith("flow:") || scope.startsWith("workflow:")) {
+    const target = scope.startsWith("flow:") ? { flowId: scope.slice(5) } : scope.startsWith("workflow:") ? { workflow: scope.slice(9) } : scope.startsWith("upstream:") ? { upstreamId: scope.slice(9) } : {};
+    if (scope === "global" || scope === "mode:url" || scope.startsWith("flow:") || scope.startsWith("workflow:") || scope.startsWith("upstream:")) {
       await revokeRecordsTx(tx, actor, { pending: { mode: "url", ...target } }, `kill switch ${scope}: ${reason}`);
     }
     return row!;

@@ -7,7 +7,7 @@ import type { PolicyView } from "@/lib/elicitation/router";
 import { inCohort } from "./flows";
 import type { PolicySource } from "./policy-source";
 
-export async function policyView(policy: PolicySource, flow: Flow, subject: string): Promise<PolicyView> {
+export async function policyView(policy: PolicySource, flow: Flow, subject: string, upstream?: string): Promise<PolicyView> {
   const switches = await policy.killSwitches();
   return {
     flowId: flow.id,
@@ -15,5 +15,6 @@ export async function policyView(policy: PolicySource, flow: Flow, subject: stri
     flowStage: flow.stage,
     inCanaryCohort: flow.stage !== "canary" || inCohort(subject, flow.id, flow.canaryPercent),
     killed: switches.map((s) => ({ scope: s.scope, reason: s.reason })),
+    ...(upstream ? { upstream } : {}),
   };
 }

@@ -15,6 +15,7 @@ import { createMcpEndpoint } from "@/lib/mcp/http-endpoint";
 import { liveSessions } from "@/lib/mcp/live-sessions";
 import { watchSessions } from "@/lib/metrics/instance-metrics";
 import { observeMcpRequest } from "@/lib/metrics/mcp-request";
+import { gatewayJwks, JWKS_PATH } from "@/lib/gateway/identity-assertion";
 import { allowedOriginSet } from "@/lib/mcp/origin-guard";
 import { vaultKey } from "@/lib/vault/vault";
 import type { Db } from "@/db/client";
@@ -76,6 +77,12 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
     if (path === "/.well-known/oauth-protected-resource" || path === `/.well-known/oauth-protected-resource${mcpPath}`) {
       res.writeHead(200, { "content-type": "application/json", "cache-control": "public, max-age=300", "access-control-allow-origin": "*" });
       res.end(metadata);
+      return true;
+    }
+    if (path === JWKS_PATH) {
+      // Public keys upstream MCP servers verify the gateway's identity assertions with.
+      res.writeHead(200, { "content-type": "application/jwk-set+json", "cache-control": "public, max-age=300" });
+      res.end(JSON.stringify(await gatewayJwks()));
       return true;
     }
     if (path === mcpPath) {

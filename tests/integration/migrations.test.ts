@@ -6,7 +6,7 @@ import { createTestStore, requirePostgresInCi, type TestStore } from "../helpers
 
 const EXPECTED_TABLES = [
   "approvals", "audit_coalesce", "audit_log", "client_profiles", "console_sessions", "downstream_connections", "elicitation_events", "elicitation_records", "flows", "gate_runs",
-  "idp_records", "kill_switch_events", "kill_switches", "mcp_sessions", "operators", "origins", "providers", "rate_limits", "record_rollup", "tenants", "vault_secrets",
+  "idp_records", "kill_switch_events", "kill_switches", "mcp_sessions", "operators", "origins", "providers", "rate_limits", "record_rollup", "tenants", "upstreams", "vault_secrets",
 ];
 
 async function tablesOf(t: TestStore): Promise<string[]> {

@@ -15,7 +15,7 @@ const EXPECTED: Record<Role, string[]> = {
   releaser: [...READ, "promotion.request", "flow.rollback"],
   approver: [...READ, "promotion.approve", "workflow_action.approve"],
   auditor: [...READ, "audit.export", "audit.verify"],
-  admin: [...READ, "kill_switch.change", "records.revoke", "promotion.request", "flow.rollback", "promotion.approve", "workflow_action.approve", "audit.export", "audit.verify", "origins.manage", "providers.manage", "operators.manage", "client_profiles.manage"],
+  admin: [...READ, "kill_switch.change", "records.revoke", "promotion.request", "flow.rollback", "promotion.approve", "workflow_action.approve", "audit.export", "audit.verify", "origins.manage", "providers.manage", "operators.manage", "client_profiles.manage", "upstreams.manage"],
 };
 
 let t: TestStore;

@@ -11,7 +11,7 @@ import { CliError, UsageError } from "../errors";
 import { proveOperator, provenOperatorOrNone } from "../operator-proof";
 import { withStore } from "../store";
 
-const USAGE = 'usage: ctl kill-switch status | on | off [--scope global|mode:form|mode:url|flow:WORKFLOW:PROFILE|workflow:NAME] --reason TEXT [--as YOURSELF] [--expires-in MINUTES] [--json] (off needs ctl login)';
+const USAGE = 'usage: ctl kill-switch status | on | off [--scope global|mode:form|mode:url|flow:WORKFLOW:PROFILE|workflow:NAME|upstream:ID] --reason TEXT [--as YOURSELF] [--expires-in MINUTES] [--json] (off needs ctl login)';
 
 export async function killSwitchCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;

@@ -37,6 +37,19 @@ export async function serveCommand(argv: string[], demo: boolean): Promise<numbe
       process.stdout.write(`seeded demo data: ${summary.records} records, ${summary.auditEntries} audit entries\n`);
     }
     served = await serve({ port, hostname, dir, store, controlDir: config.kind === "pglite" ? config.dataDir : undefined });
+    if (demo) {
+      // One real MCP server behind the gateway, registered for tenant acme (lib/gateway/demo-upstream.ts).
+      const { startDemoUpstream } = await import("@/lib/gateway/demo-upstream");
+      const upstreamPort = Number(process.env.DEMO_UPSTREAM_PORT ?? port + 1);
+      const upstream = await startDemoUpstream(store.db, upstreamPort).catch((err: unknown) => {
+        process.stdout.write(`demo upstream not started: ${err instanceof Error ? err.message : "error"}\n`);
+        return undefined;
+      });
+      if (upstream) {
+        process.stdout.write(`demo upstream server-everything on ${upstream.url}, registered for tenant acme as "everything"\n`);
+        process.once("exit", upstream.stop);
+      }
+    }
   } catch (err) {
     await store.close();
     throw err;

@@ -15,7 +15,9 @@ import type { ResumedAnswer } from "@/lib/elicitation/wire";
 import { logger } from "@/lib/log/logger";
 import { directPolicy, type PolicySource } from "@/lib/policy/policy-source";
 import { requestStateKey } from "../request-state-key";
-import { buildModernServer } from "./server";
+import { attachModernGateway, wantsGatewayTools } from "@/lib/gateway/modern-hook";
+import { resolveFlow } from "@/lib/policy/resolve-flow";
+import { buildModernServer, envelopeFacts } from "./server";
 import { requestStateGate } from "./state-gate";
 
 export interface ModernEndpointOptions {
@@ -38,8 +40,14 @@ export function createModernEndpoint(options: ModernEndpointOptions): ModernEndp
   const handler = createMcpHandler(
     async (rc) => {
       const db = await options.db();
-      const resume = (rc.authInfo?.extra as { resume?: ResumedAnswer } | undefined)?.resume;
-      return buildModernServer({ principal: principalOf(rc.authInfo), db, policy: options.policy ?? directPolicy(db), stateKey, resume, ...issuers });
+      const { resume, gateway } = (rc.authInfo?.extra ?? {}) as { resume?: ResumedAnswer; gateway?: boolean };
+      const principal = principalOf(rc.authInfo);
+      const policy = options.policy ?? directPolicy(db);
+      const server = buildModernServer({ principal, db, policy, stateKey, resume, ...issuers });
+      // Gateway mode: this tenant's upstream tools, bridged with multi-round-trip requests (lib/gateway/);
+      // looked up only for a listing or a call of an upstream tool, so our own calls pay nothing.
+      if (gateway) await attachModernGateway(server, { db, policy, principal, stateKey, resume, facts: envelopeFacts, flowFor: (workflow) => resolveFlow({ db, policy, clientId: principal.clientId, ...issuers }, { name: workflow, needs: [] }) });
+      return server;
     },
     {
       legacy: "reject",
@@ -63,7 +71,8 @@ export function createModernEndpoint(options: ModernEndpointOptions): ModernEndp
       }
       const abort = new AbortController();
       res.once("close", () => abort.abort());
-      const auth = { ...authInfo(principal), ...(gate.kind === "resume" ? { extra: { ...authInfo(principal).extra, resume: gate.resume } } : {}) };
+      const base = authInfo(principal);
+      const auth = { ...base, extra: { ...base.extra, ...(gate.kind === "resume" ? { resume: gate.resume } : {}), gateway: wantsGatewayTools(body) } };
       const response = await handler.fetch(webRequest(req, body, abort.signal), { authInfo: auth, parsedBody: body });
       await writeResponse(res, response);
     },

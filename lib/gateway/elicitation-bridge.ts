@@ -1,0 +1,136 @@
+// Every elicitation an upstream sends goes through the engine before a person sees anything:
+// - form: the engine's askForm (cool-down, linter, router from the client's declared modes and the
+//   policy in force incl. the `upstream:ID` kill switch, record, send on the client's wire, then the
+//   answer re-validated against the schema the upstream sent plus the credential scan). Only a
+//   valid accepted answer is forwarded; a blocked form is declined to the upstream and explained to
+//   the client in plain words.
+// - url: the URL check, the upstream's own origin allowlist, the policy, the client's URL mode;
+//   the client sees our record id as the elicitationId, never the upstream's.
+// The record names the upstream and its request id; no value is written anywhere.
+import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { isProduction } from "@/lib/config/app-env";
+import { hasNoControlCharacters } from "@/lib/http/params";
+import { askForm, recordBasics, type AskContext, type AskOutcome } from "@/lib/elicitation/engine";
+import type { FieldNeed, FormSchema } from "@/lib/elicitation/needs";
+import { insertRecord, newRecordId, transition } from "@/lib/elicitation/records";
+import { policyBlock, type RouteDecision } from "@/lib/elicitation/router";
+import { CLIENT_DISCONNECTED, WireAbortedError, WireDisconnectedError, WireTimeoutError } from "@/lib/elicitation/wire";
+import { logger } from "@/lib/log/logger";
+import { policyView } from "@/lib/policy/policy-view";
+import { checkUrl } from "@/lib/policy/url-check";
+
+export interface BridgeCall {
+  /** The engine context of the forwarded call, without `upstream` (set per elicitation). */
+  ask: AskContext;
+  upstream: { id: string; displayName: string; tool: string; urlOrigins: readonly string[] };
+  /** Plain explanations for the client, appended to the tool's result. */
+  notes: string[];
+  /** Upstream elicitationId -> our record id (URL mode), for its completion notification. */
+  urlIds: Map<string, string>;
+  /** Counts asks in flight with a person: the upstream's silence timer is paused meanwhile. */
+  waiting: { count: number };
+}
+
+export async function bridgeElicitation(call: BridgeCall, params: ElicitRequest["params"], upstreamRequestId: string): Promise<ElicitResult> {
+  const ask: AskContext = { ...call.ask, upstream: { id: call.upstream.id, requestId: upstreamRequestId } };
+  call.waiting.count++;
+  try {
+    if (params.mode === "url") return await bridgeUrl(call, ask, params);
+    return await bridgeForm(call, ask, { message: params.message, requestedSchema: params.requestedSchema as unknown as FormSchema }, upstreamRequestId);
+  } finally {
+    call.waiting.count--;
+  }
+}
+
+async function bridgeForm(call: BridgeCall, ask: AskContext, params: { message: string; requestedSchema: FormSchema }, upstreamRequestId: string): Promise<ElicitResult> {
+  // Field names are stored (never values); a name with control characters is refused before any write.
+  const names = Object.keys(params.requestedSchema?.properties ?? {});
+  if (names.some((n) => !hasNoControlCharacters(n) || n.length > 200)) {
+    call.notes.push(`The gateway did not show a form from ${call.upstream.displayName} (${call.upstream.id}): its field names are malformed. The server was told you declined.`);
+    return { action: "decline" };
+  }
+  const need: FieldNeed = {
+    kind: "field",
+    key: `upstream-${upstreamRequestId}`,
+    purpose: `${call.upstream.displayName}: ${call.upstream.tool}`,
+    message: params.message,
+    schema: params.requestedSchema,
+  };
+  const outcome: AskOutcome = await askForm(ask, need);
+  const who = `${call.upstream.displayName} (${call.upstream.id})`;
+  switch (outcome.status) {
+    case "answered":
+      return { action: "accept", content: outcome.content as ElicitResult["content"] };
+    case "invalid":
+      call.notes.push(`Your answer to ${who} did not pass the gateway's checks (${[...new Set(outcome.errors.map((e) => `${e.field}: ${e.keyword}`))].join(", ")}); it was not passed on.`);
+      return { action: "cancel" };
+    case "blocked":
+      call.notes.push(`The gateway did not show a form from ${who}: ${outcome.reason}. The server was told you declined.`);
+      return { action: "decline" };
+    case "fallback":
+      call.notes.push(`${who} asked for input, but your client cannot show forms; the server was told you declined.`);
+      return { action: "decline" };
+    case "repeat_prevented":
+      call.notes.push(`${who} asked again after you ${outcome.previous} a moment ago; the gateway answered for you instead of asking again.`);
+      return { action: outcome.previous === "declined" ? "decline" : "cancel" };
+    case "declined":
+      return { action: "decline" };
+    default:
+      return { action: "cancel" };
+  }
+}
+
+function urlDecision(call: BridgeCall, ask: AskContext, url: string, blocked: RouteDecision | undefined): RouteDecision {
+  if (blocked) return blocked;
+  const check = checkUrl(url, { dev: !isProduction() });
+  if (check.verdict !== "allow") return { route: "blocked", reason: `URL check: ${check.reasons.map((r) => r.code).join(", ")}` };
+  const origin = new URL(url).origin;
+  if (!call.upstream.urlOrigins.includes(origin)) return { route: "blocked", reason: `origin ${origin} is not on upstream ${call.upstream.id}'s allowlist` };
+  if (!ask.session.modes.url) return { route: "fallback", reason: "client declared no URL mode" };
+  return { route: "url", reason: "client declared URL mode; the link passed the URL check and the upstream's allowlist" };
+}
+
+async function bridgeUrl(call: BridgeCall, ask: AskContext, params: { message: string; url: string; elicitationId: string }): Promise<ElicitResult> {
+  const { db } = ask;
+  const view = await policyView(ask.policy, ask.flow, ask.subject, call.upstream.id);
+  const decision = urlDecision(call, ask, params.url, policyBlock(view, "url"));
+  const id = newRecordId();
+  const origin = URL.canParse(params.url) ? new URL(params.url).origin : null;
+  const draft = {
+    ...recordBasics(ask, id, `${call.upstream.displayName}: ${call.upstream.tool}`, decision),
+    mode: "url" as const,
+    needKind: "grant" as const,
+    // Only an origin that passed the check is kept; a rejected URL is not stored at all.
+    targetOrigin: decision.route === "url" ? origin : null,
+    expiresAt: new Date(Date.now() + ask.config.formTimeoutMs),
+  };
+  logger.info({ event: "gateway.url_decided", record: id, upstream: call.upstream.id, route: decision.route, reason: decision.reason }, "upstream URL elicitation routed");
+  const who = `${call.upstream.displayName} (${call.upstream.id})`;
+  if (decision.route !== "url") {
+    await insertRecord(db, draft, "not_sent");
+    call.notes.push(decision.route === "fallback" ? `${who} asked you to open a link, but your client cannot show links; the server was told you declined.` : `The gateway did not show a link from ${who}: ${decision.reason}. The server was told you declined.`);
+    return { action: "decline" };
+  }
+  await insertRecord(db, draft, "sent");
+  try {
+    const answer = await ask.wire.askUrl({ message: params.message, elicitationId: id, url: params.url }, { timeoutMs: ask.config.formTimeoutMs, step: { recordId: id, needKey: `upstream-url-${id}` } });
+    const respondedAt = new Date();
+    if (answer.action === "accept") {
+      const moved = await transition(db, id, { from: ["sent"], to: "accepted", actor: { type: "subject", id: ask.subject }, set: { respondedAt, ...(answer.droppedContent ? { droppedContentCount: 1 } : {}) } });
+      if (!moved) {
+        // Revoked (kill switch, operator) while the person was deciding: the upstream is not told yes.
+        call.notes.push(`The link from ${who} was withdrawn by an operator before you accepted it; the server was told you cancelled.`);
+        return { action: "cancel" };
+      }
+      call.urlIds.set(params.elicitationId, id);
+      return { action: "accept" };
+    }
+    await transition(db, id, { from: ["sent"], to: answer.action === "decline" ? "declined" : "cancelled", actor: { type: "subject", id: ask.subject }, set: { respondedAt } });
+    return { action: answer.action };
+  } catch (err) {
+    if (err instanceof WireTimeoutError) await transition(db, id, { from: ["sent"], to: "timed_out", reason: "no answer within the timeout" });
+    else if (err instanceof WireAbortedError) await transition(db, id, { from: ["sent"], to: "cancelled", reason: err instanceof WireDisconnectedError ? CLIENT_DISCONNECTED : "the originating request was cancelled" });
+    else await transition(db, id, { from: ["sent"], to: "failed", reason: "sending the request failed" });
+    return { action: "cancel" };
+  }
+}
