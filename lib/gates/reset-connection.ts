@@ -1,0 +1,28 @@
+// Recovery needs the test user without a grant, so that the URL flow really runs. With the
+// target's store the gate ends that user's active connection to the flow's provider, audited as
+// the releaser's gate run; without it, a user who is already connected means the check cannot run.
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { downstreamConnections } from "@/db/schema";
+import { AUDIT_ACTIONS } from "@/lib/audit/actions";
+import { appendAudit } from "@/lib/audit/writer";
+
+export async function resetTestConnection(db: Db, actor: string, q: { subject: string; tenantId: string; providerId: string; flowId: string }): Promise<number> {
+  return db.transaction(async (tx) => {
+    const ended = await tx
+      .update(downstreamConnections)
+      .set({ status: "revoked", revokedAt: new Date() })
+      .where(and(eq(downstreamConnections.subject, q.subject), eq(downstreamConnections.tenantId, q.tenantId), eq(downstreamConnections.providerId, q.providerId), eq(downstreamConnections.status, "active")))
+      .returning({ id: downstreamConnections.id });
+    if (ended.length) await appendAudit(tx, { actorType: "operator", actorId: actor, action: AUDIT_ACTIONS.gateConnectionReset, targetType: "flow", targetId: q.flowId, detail: { subject: q.subject, provider: q.providerId, connections: ended.length } });
+    return ended.length;
+  });
+}
+
+export async function activeConnections(db: Db, q: { subject: string; tenantId: string; providerId: string }): Promise<number> {
+  const rows = await db
+    .select({ id: downstreamConnections.id })
+    .from(downstreamConnections)
+    .where(and(eq(downstreamConnections.subject, q.subject), eq(downstreamConnections.tenantId, q.tenantId), eq(downstreamConnections.providerId, q.providerId), eq(downstreamConnections.status, "active")));
+  return rows.length;
+}

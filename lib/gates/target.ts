@@ -1,0 +1,74 @@
+// Where the gates run and as whom. The target is a deployment's public origin; its MCP endpoint is
+// called through real HTTP. Tokens: with the bundled development provider the gate mints them
+// in-process for the flow's OAuth client id (the `ctl token --client ID` path: same persisted keys,
+// so run with the deployment's DATA_DIR); against a deployment with a real identity provider the
+// pipeline passes a token it obtained for a test user (GATES_ACCESS_TOKEN / --token).
+import { randomBytes } from "node:crypto";
+import type { Db } from "@/db/client";
+import { accountBySubject, DEMO_PASSWORD } from "@/lib/auth/dev-idp/accounts";
+import { createDevProvider, mintMcpAccessToken, staticClientIds } from "@/lib/auth/dev-idp/provider";
+import { oidcConfig } from "@/lib/auth/oidc-config";
+
+export interface BrowserAccount {
+  subject: string;
+  tenant: string;
+  login: string;
+  password: string;
+}
+
+export interface GateTarget {
+  /** The deployment's public origin, e.g. https://staging.example.com. */
+  baseUrl: string;
+  mcpUrl: string;
+  /** The target's store (DATABASE_URL), when the runner can reach it; some checks need it. */
+  db?: Db;
+  /** The target's log file, when given: searched for canaries. */
+  logFile?: string;
+  /** The target's METRICS_TOKEN, when given: its metrics are searched for canaries. */
+  metricsToken?: string;
+  /** Chromium for the accessibility gate (CHROMIUM_PATH, default /usr/bin/chromium). */
+  chromiumPath: string;
+}
+
+export interface TokenSource {
+  kind: "minted" | "given";
+  /** A token for a fresh test subject (isolates checks from each other's cool-downs). */
+  fresh(label: string): Promise<{ token: string; subject: string }>;
+  /** A token for the browser test user (the one who signs in at the connect page). */
+  forAccount(account: BrowserAccount): Promise<string>;
+  /** The users that sign in through the browser, or null when the identity provider is not ours. */
+  user: BrowserAccount | null;
+  other: BrowserAccount | null;
+}
+
+const devAccount = (subject: string): BrowserAccount | null => {
+  const a = accountBySubject(subject);
+  return a ? { subject: a.subject, tenant: a.tenant, login: a.login, password: DEMO_PASSWORD } : null;
+};
+
+/**
+ * Tokens for the flow's client id. `given`: one token for every call (a real IdP; checks that need
+ * a second user or a browser sign-in then say they could not run).
+ */
+export function tokenSource(target: GateTarget, clientId: string, given?: string, env: NodeJS.ProcessEnv = process.env): TokenSource {
+  if (given) {
+    return { kind: "given", fresh: async () => ({ token: given, subject: "(the given token's subject)" }), forAccount: async () => given, user: null, other: null };
+  }
+  // The development provider as the target sees it: its issuer and resource are the target's.
+  const targetEnv = { ...env, APP_URL: target.baseUrl, MCP_RESOURCE: target.mcpUrl };
+  const cfg = oidcConfig(targetEnv);
+  if (!cfg.devProvider) throw new Error("the target uses another identity provider: pass a token for a test user (GATES_ACCESS_TOKEN or --token)");
+  if (!staticClientIds().includes(clientId)) throw new Error(`no token can be minted for client id ${clientId}: the development provider knows ${staticClientIds().join(", ")}`);
+  const provider = createDevProvider(targetEnv);
+  const mint = (subject: string, tenant: string) => mintMcpAccessToken(provider, { subject, tenant, ttlSeconds: 900, mcpResource: cfg.mcpResource, clientId });
+  return {
+    kind: "minted",
+    async fresh(label) {
+      const subject = `gate-${label}-${randomBytes(4).toString("hex")}`;
+      return { token: await mint(subject, "acme"), subject };
+    },
+    forAccount: (a) => mint(a.subject, a.tenant),
+    user: devAccount("user-alice-1001"),
+    other: devAccount("user-mallory-2001"),
+  };
+}
