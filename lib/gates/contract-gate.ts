@@ -18,10 +18,17 @@ async function drive(ctx: GateContext, v: ClientVariant, label: string, answer: 
 
 function invalidAnswer(need: FieldNeed): Record<string, unknown> {
   const content = validAnswer(need.schema);
-  const [first] = Object.keys(schemaProperties(need.schema));
-  // A value outside the field's type or choices: refused by the server's own validation.
-  if (first) content[first] = { not: "a valid value" };
-  return content;
+  // A string the field's rules refuse (outside its choices, not a date, too long): the kind of
+  // mistake a person makes, refused by the server's own validation rather than the SDK's types.
+  for (const [key, def] of Object.entries(schemaProperties(need.schema))) {
+    if (def.type !== "string") continue;
+    if (def.enum || def.oneOf) content[key] = "gate-not-a-choice";
+    else if (def.format) content[key] = "gate-not-a-valid-format";
+    else if (typeof def.maxLength === "number") content[key] = "x".repeat(def.maxLength + 1);
+    else continue;
+    return content;
+  }
+  return { ...content, gate_undeclared_field: "gate" };
 }
 
 async function formChecks(ctx: GateContext, v: ClientVariant, need: FieldNeed): Promise<CheckResult[]> {

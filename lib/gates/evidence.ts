@@ -69,3 +69,11 @@ export async function evidenceByHash(db: DbOrTx, hash: string) {
 export async function latestEvidence(db: DbOrTx, flowId: string, limit = 5) {
   return db.select().from(gateEvidence).where(eq(gateEvidence.flowId, flowId)).orderBy(desc(gateEvidence.createdAt)).limit(limit);
 }
+
+/** What the flows page shows of a flow's latest evidence (parsed from the stored document). */
+export async function latestEvidenceSummary(db: DbOrTx, flowId: string) {
+  const [row] = await latestEvidence(db, flowId, 1);
+  if (!row) return undefined;
+  const doc = JSON.parse(row.document) as EvidenceDocument;
+  return { hash: row.hash, createdAt: row.createdAt, ranBy: row.ranBy, target: row.target, passed: row.passed, gates: doc.gates.map((g) => ({ gate: g.gate, outcome: g.outcome, reason: g.reason, checks: g.checks.length })) };
+}

@@ -21,7 +21,7 @@ import { buildEvidence, signEvidence, storeEvidence, type EvidenceDocument } fro
 import { phishingGate } from "./phishing-gate";
 import { privacyGate } from "./privacy-gate";
 import { recoveryGate } from "./recovery-gate";
-import { tokenSource, type GateTarget } from "./target";
+import { admitsAnyone, tokenSource, type GateTarget } from "./target";
 import { gatePassed, type GateResult } from "./types";
 
 export class GateRunError extends Error {
@@ -50,10 +50,11 @@ export async function runGates(db: Db, input: GateRunInput): Promise<{ evidence:
   if (!workflow) throw new GateRunError(`workflow ${flow.workflow} is not served by this build`);
   const clientId = await clientIdForProfile(db, flow.profileId);
   if ((await profileForClient(db, clientId)) !== flow.profileId) throw new GateRunError(`client id ${clientId} does not select profile ${flow.profileId}`);
+  if (!admitsAnyone(flow)) throw new GateRunError(`flow ${flow.id} is ${flow.stage.replace("_", " ")} and admits no one, so nothing can be driven: give it a canary share first (ctl flows canary)`);
   const startedAt = new Date();
   const runId = randomBytes(8).toString("hex");
   await db.transaction((tx) => appendAudit(tx, { actorType: "operator", actorId: input.actor, action: AUDIT_ACTIONS.gateRunStarted, targetType: "flow", targetId: flow.id, detail: { run: runId, target: input.target.baseUrl, fingerprint: flow.fingerprint } }));
-  const ctx: GateContext = { flow, workflow, profile: await clientVariantsFor(db, flow), target: input.target, tokens: tokenSource(input.target, clientId, input.token), runId };
+  const ctx: GateContext = { flow, workflow, profile: await clientVariantsFor(db, flow), target: input.target, tokens: tokenSource(input.target, flow, clientId, input.token), runId };
   const browser = await launch(input.target.chromiumPath);
   const gates: GateResult[] = [];
   try {

@@ -5,9 +5,11 @@
 // pipeline passes a token it obtained for a test user (GATES_ACCESS_TOKEN / --token).
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/db/client";
-import { accountBySubject, DEMO_PASSWORD } from "@/lib/auth/dev-idp/accounts";
+import type { Flow } from "@/db/schema";
+import { allDevAccounts, DEMO_PASSWORD, type DevAccount } from "@/lib/auth/dev-idp/accounts";
 import { createDevProvider, mintMcpAccessToken, staticClientIds } from "@/lib/auth/dev-idp/provider";
 import { oidcConfig } from "@/lib/auth/oidc-config";
+import { inCohort } from "@/lib/policy/flows";
 
 export interface BrowserAccount {
   subject: string;
@@ -41,16 +43,23 @@ export interface TokenSource {
   other: BrowserAccount | null;
 }
 
-const devAccount = (subject: string): BrowserAccount | null => {
-  const a = accountBySubject(subject);
-  return a ? { subject: a.subject, tenant: a.tenant, login: a.login, password: DEMO_PASSWORD } : null;
-};
+const asBrowserAccount = (a: DevAccount): BrowserAccount => ({ subject: a.subject, tenant: a.tenant, login: a.login, password: DEMO_PASSWORD });
+
+/** Whether the flow lets this subject in now (a canary flow admits only its cohort). */
+export function admits(flow: Flow, subject: string): boolean {
+  if (flow.stage === "promoted") return true;
+  return flow.stage === "canary" && inCohort(subject, flow.id, flow.canaryPercent);
+}
+
+export function admitsAnyone(flow: Flow): boolean {
+  return flow.stage === "promoted" || (flow.stage === "canary" && flow.canaryPercent > 0);
+}
 
 /**
  * Tokens for the flow's client id. `given`: one token for every call (a real IdP; checks that need
  * a second user or a browser sign-in then say they could not run).
  */
-export function tokenSource(target: GateTarget, clientId: string, given?: string, env: NodeJS.ProcessEnv = process.env): TokenSource {
+export function tokenSource(target: GateTarget, flow: Flow, clientId: string, given?: string, env: NodeJS.ProcessEnv = process.env): TokenSource {
   if (given) {
     return { kind: "given", fresh: async () => ({ token: given, subject: "(the given token's subject)" }), forAccount: async () => given, user: null, other: null };
   }
@@ -60,15 +69,22 @@ export function tokenSource(target: GateTarget, clientId: string, given?: string
   if (!cfg.devProvider) throw new Error("the target uses another identity provider: pass a token for a test user (GATES_ACCESS_TOKEN or --token)");
   if (!staticClientIds().includes(clientId)) throw new Error(`no token can be minted for client id ${clientId}: the development provider knows ${staticClientIds().join(", ")}`);
   const provider = createDevProvider(targetEnv);
+  // The browser user must be admitted by the flow; the other user is anyone else.
+  const user = allDevAccounts().find((a) => admits(flow, a.subject));
+  const other = allDevAccounts().find((a) => a.subject !== user?.subject && a.tenant !== user?.tenant) ?? allDevAccounts().find((a) => a.subject !== user?.subject);
   const mint = (subject: string, tenant: string) => mintMcpAccessToken(provider, { subject, tenant, ttlSeconds: 900, mcpResource: cfg.mcpResource, clientId });
   return {
     kind: "minted",
     async fresh(label) {
-      const subject = `gate-${label}-${randomBytes(4).toString("hex")}`;
-      return { token: await mint(subject, "acme"), subject };
+      // A canary flow admits a stable share of subjects: draw test subjects until one is in it.
+      for (let i = 0; i < 2000; i++) {
+        const subject = `gate-${label}-${randomBytes(4).toString("hex")}`;
+        if (admits(flow, subject)) return { token: await mint(subject, "acme"), subject };
+      }
+      throw new Error(`no test subject is admitted by flow ${flow.id} (${flow.stage}, ${flow.canaryPercent}%)`);
     },
     forAccount: (a) => mint(a.subject, a.tenant),
-    user: devAccount("user-alice-1001"),
-    other: devAccount("user-mallory-2001"),
+    user: user ? asBrowserAccount(user) : null,
+    other: other ? asBrowserAccount(other) : null,
   };
 }
