@@ -9,6 +9,8 @@ import { openStore } from "@/db/client";
 import { runGates } from "@/lib/gates/run-gates";
 import { loadSigner } from "@/lib/audit/signing";
 import { evidenceByHash } from "@/lib/gates/evidence";
+import { runCli } from "../helpers/cli";
+import { ctlLogin } from "../helpers/ctl-login";
 import { useInstance } from "./drill-env";
 
 function gateRun(get: ReturnType<typeof useInstance>, flowId: string, logFile: string) {
@@ -18,7 +20,7 @@ function gateRun(get: ReturnType<typeof useInstance>, flowId: string, logFile: s
     const store = await openStore(dep.databaseUrl ? { kind: "postgres", url: dep.databaseUrl, poolMax: 2 } : { kind: "pglite", dataDir: path.join(dep.dataDir, "pglite") }, { purpose: "gates test" });
     try {
       const target = { baseUrl: app.baseUrl, mcpUrl: `${app.baseUrl}/api/mcp`, db: store.db, logFile, metricsToken: dep.secrets.METRICS_TOKEN, chromiumPath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" };
-      const run = await runGates(store.db, { flowId, actor: "user-rita-0001", target, signer: loadSigner() });
+      const run = await runGates(store.db, { flowId, actor: "op-releaser-0003", target, signer: loadSigner() });
       return { ...run, stored: await evidenceByHash(store.db, run.hash) };
     } finally {
       await store.close();
@@ -47,6 +49,18 @@ describe.runIf(process.env.DATABASE_URL)("gates against a healthy deployment", (
     expect(report.evidence.clientProfile.variants.map((v) => v.elicitation)).toContainEqual({});
     expect(report.stored?.document).toContain(report.evidence.runId);
     expect(report.hash).not.toBe(repos.hash);
+  });
+
+  it("runs as `ctl gates run --target` against the deployment, as the releaser signed in with ctl login", async () => {
+    const { dep, app } = get();
+    const env = { ...dep.secrets, DATA_DIR: dep.dataDir, DATABASE_URL: dep.databaseUrl, APP_URL: app.baseUrl, CTL_SESSION_FILE: path.join(fs.mkdtempSync(path.join(os.tmpdir(), "eg-gates-ctl-")), "session.json") };
+    expect((await ctlLogin("releaser", env)).code).toBe(0);
+    const r = await runCli(["gates", "run", "--flow", "generate_report:claude-code", "--target", app.baseUrl, "--as", "op-releaser-0003", "--json"], env);
+    const out = JSON.parse(r.stdout) as { ok: boolean; evidenceSha256: string; evidence: { gates: Array<{ gate: string; outcome: string }> } };
+    expect(out.evidence.gates.map((g) => g.gate)).toEqual(["contract", "privacy", "phishing", "accessibility", "recovery"]);
+    expect(r.code).toBe(out.ok ? 0 : 1);
+    const status = await runCli(["gates", "status", "--flow", "generate_report:claude-code", "--json"], env);
+    expect(JSON.parse(status.stdout).gates.map((g: { status: string }) => g.status)).toEqual(out.evidence.gates.map(() => expect.stringMatching(/passed|failed/)));
   });
 });
 
