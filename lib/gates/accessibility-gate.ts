@@ -6,7 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { declaredModes, variantLabel } from "./client-variants";
 import { grantNeeds, type GateContext } from "./context";
 import { withSession } from "./mcp-session";
-import { resetTestConnection } from "./reset-connection";
+import { cleanSlate, revokeTestRecords } from "./reset-connection";
 import { pressByKeyboard, seriousViolations, signInAt } from "./browser";
 import { expectThat, finishGate, runCheck, type CheckResult, type GateResult } from "./types";
 
@@ -31,24 +31,31 @@ export async function accessibilityGate(ctx: GateContext, actor: string, browser
   if (pages.length === 0) return finishGate("accessibility", started, [{ name: "applicability", outcome: "not_applicable", detail: "the flow opens no page in a browser (its forms are rendered by the client)", ms: 0 }]);
   if (typeof browser === "string") return finishGate("accessibility", started, [{ name: "launch Chromium", outcome: "could_not_run", detail: browser, ms: 0 }]);
   const user = ctx.tokens.user;
-  if (!user) return finishGate("accessibility", started, [{ name: "sign in", outcome: "could_not_run", detail: "could not run: signing in needs the development identity provider's test user", ms: 0 }]);
+  if (!user) return finishGate("accessibility", started, [{ name: "sign in", outcome: "could_not_run", detail: ctx.tokens.noUser ?? "could not run: no test user", ms: 0 }]);
   const checks: CheckResult[] = [];
   const providerId = needs[0]?.providerId;
   const urlVariant = ctx.profile.variants.find((v) => declaredModes(v).url);
   if (pages.includes("connect") && urlVariant && providerId) {
     checks.push(
       await runCheck("connect page: axe-core clean and Continue reachable by keyboard", async () => {
-        if (ctx.target.db) await resetTestConnection(ctx.target.db, actor, { subject: user.subject, tenantId: user.tenant, providerId, flowId: ctx.flow.id });
+        const owner = { subject: user.subject, tenantId: user.tenant, providerId, flowId: ctx.flow.id };
+        if (ctx.target.db) await cleanSlate(ctx.target.db, actor, owner);
         const url = await withSession(ctx.target.mcpUrl, await ctx.tokens.forAccount(user), urlVariant, () => ({ action: "accept" }), async (s) => (await s.call(ctx.workflow.name), s.received[0]?.url));
         expectThat(url, "the flow sent no URL for the connect page");
-        return onPage(browser, async (page) => {
-          await signInAt(page, ctx.target.baseUrl, user, new URL(url).pathname);
-          await axeClean(page);
-          // Keyboard only: Cancel is pressed so the check leaves no connection behind.
-          expectThat(await pressByKeyboard(page, "Cancel"), "the Cancel button cannot be reached with Tab");
-          await page.waitForURL(/\/connect\/done/);
-          return "no serious violations; reached and pressed by keyboard";
-        });
+        try {
+          return await onPage(browser, async (page) => {
+            await signInAt(page, ctx.target.baseUrl, user, new URL(url).pathname);
+            await axeClean(page);
+            // Keyboard only: Tab to Continue and press Enter; it must lead to the provider's sign-in.
+            expectThat(await pressByKeyboard(page, `Continue to ${await page.locator("h1").textContent().then((t) => (t ?? "").replace(/^Connect /, ""))}`), "the Continue button cannot be reached with Tab");
+            await page.waitForURL((u) => u.origin !== new URL(url).origin || !u.pathname.startsWith("/connect/"), { timeout: 15_000 });
+            expectThat(!page.url().includes("/connect/problem"), "pressing Continue by keyboard ended on a problem page");
+            return "no serious violations; Continue reached and pressed by keyboard";
+          });
+        } finally {
+          // The link the check opened is ended, so it leaves nothing behind and starts no cool-down.
+          if (ctx.target.db) await revokeTestRecords(ctx.target.db, actor, owner);
+        }
       }, variantLabel(urlVariant)),
     );
   } else if (pages.includes("connect")) {

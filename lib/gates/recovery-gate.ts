@@ -6,7 +6,7 @@ import type { Browser } from "playwright-core";
 import { declaredModes, variantLabel } from "./client-variants";
 import { grantNeeds, type GateContext } from "./context";
 import { openSession } from "./mcp-session";
-import { activeConnections, resetTestConnection } from "./reset-connection";
+import { activeConnections, cleanSlate } from "./reset-connection";
 import { signInAt } from "./browser";
 import { expectThat, finishGate, runCheck, type CheckResult, type GateResult } from "./types";
 
@@ -21,13 +21,13 @@ export async function recoveryGate(ctx: GateContext, actor: string, browser: Bro
   if (typeof browser === "string") return cannot(browser);
   const user = ctx.tokens.user;
   const other = ctx.tokens.other;
-  if (!user || !other) return cannot("could not run: the browser steps need the development identity provider's test users");
+  if (!user || !other) return cannot(ctx.tokens.noUser ?? "could not run: no second test user for the browser steps");
   const providerId = needs[0]!.providerId;
   if (!providerId) return na("the flow's URL need names no provider");
   const owner = { subject: user.subject, tenantId: user.tenant, providerId };
   const checks: CheckResult[] = [];
   const label = variantLabel(variant);
-  if (ctx.target.db) await resetTestConnection(ctx.target.db, actor, { ...owner, flowId: ctx.flow.id });
+  if (ctx.target.db) await cleanSlate(ctx.target.db, actor, { ...owner, flowId: ctx.flow.id });
   const s = await openSession(ctx.target.mcpUrl, await ctx.tokens.forAccount(user), variant, () => ({ action: "accept" }));
   try {
     const first = await s.call(ctx.workflow.name);

@@ -38,9 +38,10 @@ export interface TokenSource {
   fresh(label: string): Promise<{ token: string; subject: string }>;
   /** A token for the browser test user (the one who signs in at the connect page). */
   forAccount(account: BrowserAccount): Promise<string>;
-  /** The users that sign in through the browser, or null when the identity provider is not ours. */
+  /** The users that sign in through the browser, or null (and why) when there is none. */
   user: BrowserAccount | null;
   other: BrowserAccount | null;
+  noUser: string | null;
 }
 
 const asBrowserAccount = (a: DevAccount): BrowserAccount => ({ subject: a.subject, tenant: a.tenant, login: a.login, password: DEMO_PASSWORD });
@@ -61,7 +62,7 @@ export function admitsAnyone(flow: Flow): boolean {
  */
 export function tokenSource(target: GateTarget, flow: Flow, clientId: string, given?: string, env: NodeJS.ProcessEnv = process.env): TokenSource {
   if (given) {
-    return { kind: "given", fresh: async () => ({ token: given, subject: "(the given token's subject)" }), forAccount: async () => given, user: null, other: null };
+    return { kind: "given", fresh: async () => ({ token: given, subject: "(the given token's subject)" }), forAccount: async () => given, user: null, other: null, noUser: "could not run: with a given token (another identity provider) the gate cannot sign in as a test user in the browser" };
   }
   // The development provider as the target sees it: its issuer and resource are the target's.
   const targetEnv = { ...env, APP_URL: target.baseUrl, MCP_RESOURCE: target.mcpUrl };
@@ -86,5 +87,6 @@ export function tokenSource(target: GateTarget, flow: Flow, clientId: string, gi
     forAccount: (a) => mint(a.subject, a.tenant),
     user: user ? asBrowserAccount(user) : null,
     other: other ? asBrowserAccount(other) : null,
+    noUser: user ? null : `could not run: no test user of the development provider is admitted by ${flow.id} (${flow.stage}${flow.stage === "canary" ? ` at ${flow.canaryPercent}%` : ""}); gate it at a larger canary share`,
   };
 }

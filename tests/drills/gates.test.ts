@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStore } from "@/db/client";
 import { runGates } from "@/lib/gates/run-gates";
+import { setCanary } from "@/lib/policy/promotion";
 import { loadSigner } from "@/lib/audit/signing";
 import { evidenceByHash } from "@/lib/gates/evidence";
 import { runCli } from "../helpers/cli";
@@ -19,6 +20,8 @@ function gateRun(get: ReturnType<typeof useInstance>, flowId: string, logFile: s
   return (async () => {
     const store = await openStore(dep.databaseUrl ? { kind: "postgres", url: dep.databaseUrl, poolMax: 2 } : { kind: "pglite", dataDir: path.join(dep.dataDir, "pglite") }, { purpose: "gates test" });
     try {
+      // As a releaser gating on staging would: a share large enough that the test users are in it.
+      if (flowId.startsWith("list_repositories")) await setCanary(store.db, "op-releaser-0003", flowId, 100, "gate the URL flow with the browser test users");
       const target = { baseUrl: app.baseUrl, mcpUrl: `${app.baseUrl}/api/mcp`, db: store.db, logFile, metricsToken: dep.secrets.METRICS_TOKEN, chromiumPath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" };
       const run = await runGates(store.db, { flowId, actor: "op-releaser-0003", target, signer: loadSigner() });
       return { ...run, stored: await evidenceByHash(store.db, run.hash) };
