@@ -15,6 +15,13 @@ export interface PlaceSearched {
   /** How many hits (0 = clean); absent when not searched. */
   hits?: number;
   detail: string;
+  ms?: number;
+}
+
+async function timed(body: () => Promise<PlaceSearched>): Promise<PlaceSearched> {
+  const started = performance.now();
+  const r = await body();
+  return { ...r, ms: Math.round(performance.now() - started) };
 }
 
 async function searchStore(db: Db, marker: string): Promise<PlaceSearched> {
@@ -40,8 +47,9 @@ async function searchExport(db: Db, marker: string, actor: string): Promise<Plac
 export async function searchForCanary(target: GateTarget, marker: string, actor: string): Promise<PlaceSearched[]> {
   const out: PlaceSearched[] = [];
   if (target.db) {
-    out.push(await searchStore(target.db, marker));
-    out.push(await searchExport(target.db, marker, actor));
+    const db = target.db;
+    out.push(await timed(() => searchStore(db, marker)));
+    out.push(await timed(() => searchExport(db, marker, actor)));
   } else {
     out.push({ place: "store (every table, audit log included)", searched: false, detail: "not searched: no DATABASE_URL for the target was given" });
     out.push({ place: "fresh evidence export", searched: false, detail: "not searched: building one needs the target's store" });

@@ -1,14 +1,17 @@
 // Contract: for every client variant of the flow, the route the engine takes is the one its
 // declared modes call for (form, URL, or the fallback/refusal for a mode the client lacks), and
-// accept, decline, cancel and an invalid answer each end as the guidance says. With the target's
+// accept, decline, cancel, an invalid answer and the client going away mid-form each end as the
+// guidance says (the form timeout itself is minutes long and is not waited out here). With the target's
 // store, each record is also checked against the tools/call that caused it (request association).
-import { eq } from "drizzle-orm";
+import { setTimeout as sleep } from "node:timers/promises";
+import { and, eq } from "drizzle-orm";
 import { elicitationRecords } from "@/db/schema";
 import type { FieldNeed } from "@/lib/elicitation/needs";
+import { recordEvents } from "@/lib/elicitation/records";
 import { declaredModes, variantLabel, type ClientVariant } from "./client-variants";
 import { fieldNeeds, grantNeeds, type GateContext } from "./context";
 import { validAnswer, schemaProperties } from "./form-values";
-import { withSession, type Answerer, type CallResult, type GateSession } from "./mcp-session";
+import { openSession, withSession, type Answerer, type CallResult, type GateSession } from "./mcp-session";
 import { expectThat, finishGate, runCheck, type CheckResult, type GateResult } from "./types";
 
 async function drive(ctx: GateContext, v: ClientVariant, label: string, answer: Answerer): Promise<{ r: CallResult; s: GateSession }> {
@@ -71,7 +74,35 @@ async function formChecks(ctx: GateContext, v: ClientVariant, need: FieldNeed): 
       }, label),
     );
   }
+  out.push(await disconnectCheck(ctx, v));
   return out;
+}
+
+/** The client goes away while the form is open: the record ends cancelled as client_disconnected. */
+async function disconnectCheck(ctx: GateContext, v: ClientVariant): Promise<CheckResult> {
+  return runCheck("client disconnect mid-form ends cancelled (client_disconnected)", async () => {
+    if (v.revision !== "2025-11-25") return { outcome: "not_applicable", detail: "2026-07-28 holds no connection open while the form is shown (the client retries with its answer); an abandoned request ends at its expiry" };
+    const db = ctx.target.db;
+    if (!db) return { outcome: "could_not_run", detail: "could not run: the record's end state is read from the target's store (no DATABASE_URL given)" };
+    const { token, subject } = await ctx.tokens.fresh("disc");
+    const s = await openSession(ctx.target.mcpUrl, token, v, () => new Promise<never>(() => {}));
+    const pending = s.call(ctx.workflow.name).catch(() => undefined);
+    for (let i = 0; i < 100 && s.received.length === 0; i++) await sleep(100);
+    expectThat(s.received.length === 1, "no form arrived to walk away from");
+    await s.abandon();
+    await pending;
+    let rec: { id: string; state: string } | undefined;
+    for (let i = 0; i < 150; i++) {
+      [rec] = await db.select({ id: elicitationRecords.id, state: elicitationRecords.state }).from(elicitationRecords).where(and(eq(elicitationRecords.subject, subject), eq(elicitationRecords.flowId, ctx.flow.id))).limit(1);
+      if (rec && rec.state !== "sent" && rec.state !== "created") break;
+      await sleep(100);
+    }
+    expectThat(rec, "the call left no record");
+    expectThat(rec.state === "cancelled", `the record is ${rec.state} after the client went away, expected cancelled`);
+    const last = (await recordEvents(db, rec.id)).at(-1);
+    expectThat(last?.reason === "client_disconnected", `the record was cancelled for "${last?.reason ?? "no reason"}", expected client_disconnected`);
+    return "cancelled as client_disconnected, not as a person's cancel";
+  }, variantLabel(v));
 }
 
 async function grantChecks(ctx: GateContext, v: ClientVariant): Promise<CheckResult[]> {

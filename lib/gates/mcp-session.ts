@@ -34,6 +34,8 @@ export interface GateSession {
   received: Elicited[];
   toolCallIds: Array<string | number>;
   call(name: string, args?: Record<string, unknown>): Promise<CallResult>;
+  /** The client goes away mid-call: ends its session (DELETE where the revision has one) and closes. */
+  abandon(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export async function openSession(mcpUrl: string, token: string, variant: Client
       received,
       toolCallIds,
       call: async (name, args = {}) => toResult(await client.callTool({ name, arguments: args }, { timeout: CALL_TIMEOUT_MS })),
+      abandon: () => client.close(),
       close: () => client.close(),
     };
   }
@@ -80,6 +83,10 @@ export async function openSession(mcpUrl: string, token: string, variant: Client
     received,
     toolCallIds,
     call: async (name, args = {}) => toResult(await client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS })),
+    abandon: async () => {
+      await transport.terminateSession().catch(() => {});
+      await client.close();
+    },
     close: () => client.close(),
   };
 }

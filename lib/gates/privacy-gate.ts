@@ -77,7 +77,7 @@ export async function privacyGate(ctx: GateContext, actor: string): Promise<Gate
       // The store is where a leak would persist: not searching it means the gate proved nothing.
       outcome: !place.searched ? (place.place.startsWith("store") ? "could_not_run" : "not_applicable") : place.hits ? "failed" : "passed",
       detail: place.searched && place.hits ? `canary found ${place.hits} time(s): ${place.detail}` : place.detail,
-      ms: 0,
+      ms: place.ms ?? 0,
     });
   }
   return finishGate("privacy", started, checks);

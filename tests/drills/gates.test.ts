@@ -52,6 +52,12 @@ describe.runIf(process.env.DATABASE_URL)("gates against a healthy deployment", (
     expect(report.evidence.clientProfile.variants.map((v) => v.elicitation)).toContainEqual({});
     expect(report.stored?.document).toContain(report.evidence.runId);
     expect(report.hash).not.toBe(repos.hash);
+    // Not vacuous: the checks that tell the two flows apart ran and passed.
+    const passed = (r: typeof report, gate: string) => r.evidence.gates.find((g) => g.gate === gate)!.checks.filter((c) => c.outcome === "passed").map((c) => `${c.name} | ${c.variant ?? ""}`);
+    expect(passed(report, "contract")).toEqual(expect.arrayContaining([expect.stringMatching(/^form accept ends completed \| claude-code .* @ 2025-11-25/), expect.stringMatching(/^form accept ends completed \| claude-code .* @ 2026-07-28/), expect.stringMatching(/^client disconnect mid-form ends cancelled.*2025-11-25/)]));
+    expect(passed(repos, "contract")).toEqual(expect.arrayContaining([expect.stringMatching(/^URL accept ends connect_pending \| Visual Studio Code/)]));
+    expect(passed(report, "privacy")).toEqual(expect.arrayContaining([expect.stringMatching(/^search store/), expect.stringMatching(/^search fresh evidence export/), expect.stringMatching(/^search log file/), expect.stringMatching(/^search metrics endpoint/)]));
+    expect(passed(repos, "recovery")).toEqual(expect.arrayContaining([expect.stringMatching(/^another browser user opening the link is refused/), expect.stringMatching(/^second retry without the notification uses the one grant/)]));
   });
 
   it("runs as `ctl gates run --target` against the deployment, as the releaser signed in with ctl login", async () => {
