@@ -10,8 +10,6 @@ import { AuthError, authorize } from "@/lib/auth/authorize";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { loadSigner } from "@/lib/audit/signing";
 import { appUrl } from "@/lib/auth/oidc-config";
-import { chromiumPathFrom } from "@/lib/gates/browser";
-import { GateRunError, runGates } from "@/lib/gates/run-gates";
 import type { GateTarget } from "@/lib/gates/target";
 import { GATES, gateStatus, recordGateRun, type Gate } from "@/lib/policy/gates";
 import { emit, parse } from "../args";
@@ -50,6 +48,10 @@ export async function gatesCommand(argv: string[]): Promise<number> {
       return 0;
     }
     // The gates drive the flow against the target themselves (lib/gates): nothing under tests/.
+    // Loaded only here: the SDK clients, the identity provider and the browser driver are heavy,
+    // and the identity provider warns on stderr when loaded, which other commands must not print.
+    const { chromiumPathFrom } = await import("@/lib/gates/browser");
+    const { GateRunError, runGates } = await import("@/lib/gates/run-gates");
     const target: GateTarget = {
       baseUrl: new URL(values.target ?? appUrl()).origin,
       mcpUrl: `${new URL(values.target ?? appUrl()).origin}/api/mcp`,
