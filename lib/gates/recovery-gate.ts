@@ -14,6 +14,10 @@ export async function recoveryGate(ctx: GateContext, actor: string, browser: Bro
   const started = performance.now();
   const needs = grantNeeds(ctx.workflow);
   const na = (detail: string) => finishGate("recovery", started, [{ name: "applicability", outcome: "not_applicable", detail, ms: 0 }]);
+  if (ctx.workflow.needs.some((n) => n.kind === "approval")) {
+    // Said plainly rather than passed: the approval path's recovery is not driven by this gate yet.
+    return finishGate("recovery", started, [{ name: "approval recovery", outcome: "could_not_run", detail: "could not run: recovery of the approval step (lost decision, retried call) is not driven by the gates yet", ms: 0 }]);
+  }
   if (needs.length === 0) return na("form-only flow: no URL-mode or approval step whose completion could be lost");
   const variant = ctx.profile.variants.find((v) => declaredModes(v).url && v.revision === "2025-11-25") ?? ctx.profile.variants.find((v) => declaredModes(v).url);
   if (!variant) return na("the client profile declares no URL mode: the flow only offers the setup link (checked by contract)");
