@@ -515,6 +515,28 @@ export const gateRuns = pgTable(
   (t) => [index("gate_runs_flow_idx").on(t.flowId, t.gate, t.ranAt)],
 );
 
+// One signed JSON document per gate run (lib/gates/evidence.ts): what was driven against which
+// target, every check with its outcome and timing. gate_runs.result_hash is this document's hash.
+export const gateEvidence = pgTable(
+  "gate_evidence",
+  {
+    hash: text("hash").primaryKey(),
+    flowId: text("flow_id")
+      .notNull()
+      .references(() => flows.id),
+    fingerprint: text("fingerprint").notNull(),
+    target: text("target").notNull(),
+    passed: boolean("passed").notNull(),
+    // The canonical JSON bytes that were signed, kept verbatim so the signature stays checkable.
+    document: text("document").notNull(),
+    signature: text("signature").notNull(),
+    keyFingerprint: text("key_fingerprint").notNull(),
+    ranBy: text("ran_by").notNull(),
+    createdAt: tstz("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("gate_evidence_flow_idx").on(t.flowId, t.createdAt)],
+);
+
 export const approvals = pgTable(
   "approvals",
   {
@@ -622,6 +644,7 @@ export const schemaTables = {
   killSwitches,
   killSwitchEvents,
   gateRuns,
+  gateEvidence,
   approvals,
   auditLog,
   rateLimits,
@@ -643,3 +666,4 @@ export type AuditRow = typeof auditLog.$inferSelect;
 export type KillSwitch = typeof killSwitches.$inferSelect;
 export type Approval = typeof approvals.$inferSelect;
 export type Upstream = typeof upstreams.$inferSelect;
+export type GateEvidenceRow = typeof gateEvidence.$inferSelect;

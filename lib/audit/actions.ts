@@ -36,6 +36,8 @@ export const AUDIT_ACTIONS = {
   approvalApproved: "approval.approved",
   approvalRejected: "approval.rejected",
   gateRecorded: "gate.recorded",
+  gateRunStarted: "gate.run_started",
+  gateConnectionReset: "gate.connection_reset",
   originAdded: "origin.added",
   originRemoved: "origin.removed",
   requestStateRefused: "request_state.refused",

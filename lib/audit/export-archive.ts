@@ -10,6 +10,7 @@ import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
 import { z } from "zod";
 import { PUBLIC_KEY_FILE, SIGNATURE_FILE } from "./archive-format";
+import { gateEvidenceParts } from "./gate-evidence-parts";
 import { exportEvidence, type EvidenceRequest, type EvidenceSink, type EvidenceTail } from "./export";
 import { EXPORT_FORMATS, MANIFEST_FILE, type Manifest } from "./manifest";
 
@@ -51,6 +52,7 @@ export function exportArchive(req: EvidenceRequest): ArchiveStream {
       await entry(MANIFEST_FILE, tail!.manifest);
       await entry(SIGNATURE_FILE, tail!.signature);
       await entry(PUBLIC_KEY_FILE, tail!.publicKeyPem);
+      for (const part of await gateEvidenceParts(req.db, req)) await entry(part.name, part.bytes);
       pack.finalize();
     },
   };

@@ -8,6 +8,8 @@
 import tar, { type Header } from "tar-stream";
 import { parsePartName, PUBLIC_KEY_FILE, SIGNATURE_FILE, TAIL_FILES } from "./archive-format";
 import { compareWithManifest } from "./chain-checker";
+import { checkGateEvidenceEntry, GATE_EVIDENCE_ENTRY, MAX_GATE_EVIDENCE_BYTES } from "./gate-evidence-parts";
+import { verifySignature } from "./signing";
 import { dataVerifier, type DataVerifier } from "./data-verifier";
 import { checkDetached, checkManifest, MAX_MANIFEST_BYTES } from "./manifest-check";
 import { DATA_FILE, MANIFEST_FILE, type ExportFormat } from "./manifest";
@@ -130,6 +132,7 @@ async function readArchive(entries: AsyncIterable<TarEntry>, options: ArchiveVer
   let parts = 0;
   let data: DataVerifier | undefined;
   const tail = new Map<string, Buffer>();
+  const gateEntries: Array<{ name: string; bytes: Buffer }> = [];
   for await (const entry of entries) {
     const { name, type } = entry.header;
     // Only regular files with the exact names the exporter writes; no links, directories, paths.
@@ -146,6 +149,11 @@ async function readArchive(entries: AsyncIterable<TarEntry>, options: ArchiveVer
         const failure = data.write(chunk);
         if (failure) return { ...failure, count: data.checker.count };
       }
+      continue;
+    }
+    // Gate evidence (signed by the same key) may follow the key file; checked after the manifest.
+    if (tail.size === TAIL_FILES.length && GATE_EVIDENCE_ENTRY.test(name)) {
+      gateEntries.push({ name, bytes: await readSmall(entry, MAX_GATE_EVIDENCE_BYTES, name) });
       continue;
     }
     const expected = TAIL_FILES[tail.size];
@@ -168,6 +176,10 @@ async function readArchive(entries: AsyncIterable<TarEntry>, options: ArchiveVer
   }
   const detached = checkDetached(checked, manifestBytes, signature, publicKey);
   if (detached) return { ok: false, problem: detached, count: data.checker.count };
+  for (const g of gateEntries) {
+    const problem = checkGateEvidenceEntry(g.name, g.bytes, (payload, sig) => verifySignature(checked.key, payload, sig));
+    if (problem) return { ok: false, problem, count: data.checker.count };
+  }
   const problem = compareWithManifest(data.checker.result(), checked.manifest, data.fileSha256());
   if (problem) return { ok: false, problem, count: data.checker.count };
   return okReport(checked.manifest, checked.fingerprint, options);

@@ -1,6 +1,7 @@
 // The connect flow behind /connect/{id}: prove the browser user is the user who triggered the
 // request, then (only on Continue) send them to the provider; the callback checks everything again
 // and puts the credential in the vault. Every refusal attaches nothing and is audited.
+import { gateFault } from "@/lib/config/gate-faults";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
@@ -53,7 +54,8 @@ async function check(db: Db, id: string, user: BrowserUser, allowed: Elicitation
   const record = isRecordId(id) ? await getRecord(db, id) : undefined;
   if (!record || record.mode !== "url") return refuse(db, user, undefined, id, "not_found", view);
   // Identity first: another user learns nothing about the record's state.
-  if (record.subject !== user.sub || (user.tenant !== null && record.tenantId !== user.tenant)) return refuse(db, user, record, id, "mismatch", view);
+  // GATE_TEST_FAULTS=skip-browser-user-check (refused in production) removes this check on purpose.
+  if ((record.subject !== user.sub || (user.tenant !== null && record.tenantId !== user.tenant)) && !gateFault("skip-browser-user-check")) return refuse(db, user, record, id, "mismatch", view);
   if (record.state === "revoked") return refuse(db, user, record, id, "revoked", view);
   if (record.expiresAt && record.expiresAt.getTime() <= Date.now()) {
     await transition(db, record.id, { from: ["sent", "accepted", "opened"], to: "expired", reason: "link expired" });

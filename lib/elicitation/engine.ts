@@ -6,6 +6,7 @@
 import { CLIENT_NAME_MAX, CLIENT_VERSION_MAX, observedText } from "@/lib/http/observed-text";
 import type { Db } from "@/db/client";
 import type { Flow } from "@/db/schema";
+import { gateFault } from "@/lib/config/gate-faults";
 import { logger } from "@/lib/log/logger";
 import type { PolicySource } from "@/lib/policy/policy-source";
 import { policyView } from "@/lib/policy/policy-view";
@@ -159,5 +160,7 @@ async function settleFormAnswer(ctx: AskContext, need: FieldNeed, recordId: stri
   }
   const moved = await transition(db, recordId, { from: ["sent"], via: ["accepted"], to: "completed", actor: { type: "subject", id: ctx.subject }, set: { respondedAt }, detail: { fields: Object.keys(content) } });
   if (lost(moved)) return { status: "failed", recordId, reason: ALREADY_ANSWERED };
+  // A deliberate leak, only under GATE_TEST_FAULTS (refused in production): the privacy gate must catch it.
+  if (gateFault("log-form-values")) logger.info({ event: "elicitation.fault" }, `answer ${JSON.stringify(content)}`);
   return { status: "answered", recordId, content };
 }

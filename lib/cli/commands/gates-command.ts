@@ -1,36 +1,27 @@
 // `ctl gates record --flow ID --gate G --passed|--failed --result FILE`: record evidence from a gate
-// suite run elsewhere, as the operator proven by `ctl login`. `ctl gates run --flow ID`: run this project's own gate suites
-// (vitest files, each against its own freshly started deployment) and record each outcome with the
-// SHA-256 of its JSON result file. `ctl gates status --flow ID` shows what promotion would see.
-import { spawnSync } from "node:child_process";
+// suite run elsewhere, as the operator proven by `ctl login`. `ctl gates run --flow ID [--target URL]`: drive the flow's five
+// gates against the deployment (lib/gates), store the signed evidence and record each gate with its
+// SHA-256. `ctl gates status --flow ID` shows what promotion would see.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { flows } from "@/db/schema";
 import { AuthError, authorize } from "@/lib/auth/authorize";
 import { PERMISSIONS } from "@/lib/auth/permissions";
+import { loadSigner } from "@/lib/audit/signing";
+import { appUrl } from "@/lib/auth/oidc-config";
+import type { GateTarget } from "@/lib/gates/target";
 import { GATES, gateStatus, recordGateRun, type Gate } from "@/lib/policy/gates";
 import { emit, parse } from "../args";
 import { CliError, UsageError } from "../errors";
 import { proveOperator } from "../operator-proof";
 import { withStore } from "../store";
 
-const USAGE = "usage: ctl gates status --flow ID | record --flow ID --gate GATE (--passed|--failed) --result FILE | run --flow ID [--as YOURSELF] [--json] (record and run need ctl login)";
-
-// Which of this project's suites stand for which gate.
-export const GATE_SUITES: Record<Gate, string[]> = {
-  contract: ["tests/integration/engine-form.test.ts", "tests/integration/mcp-bearer.test.ts"],
-  privacy: ["tests/unit/logger.test.ts", "tests/unit/vault.test.ts"],
-  phishing: ["tests/unit/form-lint-fixtures.test.ts", "tests/integration/ctl-check-url.test.ts"],
-  recovery: ["tests/integration/url-mode.test.ts"],
-  accessibility: ["tests/e2e/url-mode.test.ts", "tests/e2e/sign-in.test.ts"],
-};
+const USAGE = "usage: ctl gates status --flow ID | record --flow ID --gate GATE (--passed|--failed) --result FILE | run --flow ID [--target URL] [--log-file FILE] [--token T] [--as YOURSELF] [--json] (record and run need ctl login)";
 
 export async function gatesCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  const { values } = parse(rest, { flow: { type: "string" }, gate: { type: "string" }, passed: { type: "boolean" }, failed: { type: "boolean" }, result: { type: "string" }, as: { type: "string" }, json: { type: "boolean" } });
+  const { values } = parse(rest, { flow: { type: "string" }, gate: { type: "string" }, passed: { type: "boolean" }, failed: { type: "boolean" }, result: { type: "string" }, as: { type: "string" }, json: { type: "boolean" }, target: { type: "string" }, "log-file": { type: "string" }, token: { type: "string" } });
   const json = values.json ?? false;
   if (!values.flow || !["status", "record", "run"].includes(sub ?? "")) throw new UsageError(USAGE);
   const subject = sub === "status" ? undefined : await proveOperator(values.as);
@@ -56,19 +47,28 @@ export async function gatesCommand(argv: string[]): Promise<number> {
       emit(json, { ok: true, gate: values.gate, passed: !!values.passed, resultSha256: hash }, `recorded ${values.gate} ${values.passed ? "passed" : "failed"} (${hash.slice(0, 12)})`);
       return 0;
     }
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "eg-gates-"));
-    const outcomes: Array<{ gate: Gate; passed: boolean }> = [];
-    for (const gate of GATES) {
-      const out = path.join(dir, `${gate}.json`);
-      const files = GATE_SUITES[gate];
-      const project = files[0]!.split("/")[1]!;
-      const run = spawnSync(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--project", project, "--reporter=json", `--outputFile=${out}`, ...files], { stdio: "ignore", env: { ...process.env, AUDIT_EXPORT_ENTRIES: "1000" } });
-      const passed = run.status === 0 && fs.existsSync(out);
-      const hash = createHash("sha256").update(fs.existsSync(out) ? fs.readFileSync(out) : Buffer.from(`no result: exit ${run.status}`)).digest("hex");
-      await recordGateRun(store.db, actor, { flowId: flow.id, gate, passed, resultHash: hash });
-      outcomes.push({ gate, passed });
+    // The gates drive the flow against the target themselves (lib/gates): nothing under tests/.
+    // Loaded only here: the SDK clients, the identity provider and the browser driver are heavy,
+    // and the identity provider warns on stderr when loaded, which other commands must not print.
+    const { chromiumPathFrom } = await import("@/lib/gates/browser");
+    const { GateRunError, runGates } = await import("@/lib/gates/run-gates");
+    const target: GateTarget = {
+      baseUrl: new URL(values.target ?? appUrl()).origin,
+      mcpUrl: `${new URL(values.target ?? appUrl()).origin}/api/mcp`,
+      db: store.db,
+      logFile: values["log-file"],
+      metricsToken: process.env.METRICS_TOKEN || undefined,
+      chromiumPath: chromiumPathFrom(),
+    };
+    let run;
+    try {
+      run = await runGates(store.db, { flowId: flow.id, actor, target, signer: loadSigner(), token: values.token ?? (process.env.GATES_ACCESS_TOKEN || undefined) });
+    } catch (err) {
+      if (err instanceof GateRunError) throw new CliError(err.message);
+      throw err;
     }
-    emit(json, { ok: outcomes.every((o) => o.passed), outcomes }, outcomes.map((o) => `${o.gate.padEnd(14)} ${o.passed ? "passed" : "FAILED"}`).join("\n"));
-    return outcomes.every((o) => o.passed) ? 0 : 1;
+    const lines = run.evidence.gates.map((g) => `${g.gate.padEnd(14)} ${g.outcome.replace(/_/g, " ")}${g.reason ? `: ${g.reason}` : ""}`);
+    emit(json, { ok: run.evidence.passed, evidenceSha256: run.hash, evidence: run.evidence }, [...lines, `evidence ${run.hash}`].join("\n"));
+    return run.evidence.passed ? 0 : 1;
   });
 }

@@ -1,12 +1,15 @@
 import { FlowControls } from "@/components/flow-controls";
+import { GateEvidenceSummary } from "@/components/gate-evidence-summary";
+import { GateRunControl } from "@/components/gate-run-control";
 import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { WorkflowRollbackForm } from "@/components/workflow-rollback-form";
 import { flows } from "@/db/schema";
 import { pageAccess } from "@/lib/auth/page-guard";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { flowObservations } from "@/lib/policy/flow-observations";
+import { latestEvidenceSummary } from "@/lib/gates/evidence";
 import { gateStatus } from "@/lib/policy/gates";
-import { flowFormAction, workflowRollbackFormAction } from "./actions";
+import { flowFormAction, gateRunFormAction, workflowRollbackFormAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +19,7 @@ export default async function FlowsPage() {
   const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "flows" }, "/console/flows");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const rows = await access.db.select().from(flows).orderBy(flows.workflow, flows.profileId);
-  const withGates = await Promise.all(rows.map(async (f) => ({ flow: f, gates: await gateStatus(access.db, f) })));
+  const withGates = await Promise.all(rows.map(async (f) => ({ flow: f, gates: await gateStatus(access.db, f), evidence: await latestEvidenceSummary(access.db, f.id) })));
   const observed = await flowObservations(access.db, rows.map((f) => f.id));
   const canRelease = hasPermission(access.operator.roles, PERMISSIONS.promotionRequest);
   const canRollBack = hasPermission(access.operator.roles, PERMISSIONS.flowRollback);
@@ -35,7 +38,7 @@ export default async function FlowsPage() {
           </h2>
           {canRollBack ? <div className="mt-1"><WorkflowRollbackForm workflow={workflow} action={workflowRollbackFormAction} /></div> : null}
           <ul className="mt-3 grid gap-3" data-workflow={workflow}>
-            {withGates.filter(({ flow }) => flow.workflow === workflow).map(({ flow: f, gates }) => {
+            {withGates.filter(({ flow }) => flow.workflow === workflow).map(({ flow: f, gates, evidence }) => {
               const seen = observed.get(f.id) ?? [];
               return (
                 <li key={f.id} className="rounded border border-slate-300 p-3 dark:border-slate-700" data-flow={f.id}>
@@ -64,6 +67,8 @@ export default async function FlowsPage() {
                       </ul>
                     </details>
                   ) : null}
+                  {evidence ? <GateEvidenceSummary flowId={f.id} evidence={evidence} /> : null}
+                  {canRelease ? <div className="mt-2"><GateRunControl flowId={f.id} action={gateRunFormAction} /></div> : null}
                   {canRelease ? <div className="mt-2"><FlowControls flowId={f.id} action={flowFormAction} /></div> : null}
                 </li>
               );

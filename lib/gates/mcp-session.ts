@@ -1,0 +1,102 @@
+// One client session against the target, as a variant of the flow's client profile: the v1 SDK
+// client for 2025-11-25 (initialize), the v2 client pinned to 2026-07-28 (MRTR, which it fulfils
+// through the same elicitation handler). It keeps what the checks compare: every elicitation the
+// client was asked, and (v1) the ids of its own tools/call requests.
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { ClientVariant } from "./client-variants";
+
+export interface Elicited {
+  mode?: string;
+  message?: string;
+  url?: string;
+  elicitationId?: string;
+  requestedSchema?: unknown;
+  [k: string]: unknown;
+}
+
+export interface ElicitAnswer {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, unknown>;
+}
+
+export type Answerer = (req: Elicited) => ElicitAnswer | Promise<ElicitAnswer>;
+
+export interface CallResult {
+  text: string;
+  structured: Record<string, unknown>;
+  isError: boolean;
+}
+
+export interface GateSession {
+  received: Elicited[];
+  toolCallIds: Array<string | number>;
+  call(name: string, args?: Record<string, unknown>): Promise<CallResult>;
+  /** The client goes away mid-call: ends its session (DELETE where the revision has one) and closes. */
+  abandon(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const CALL_TIMEOUT_MS = 30_000;
+
+function toResult(raw: unknown): CallResult {
+  const r = raw as { content?: unknown; structuredContent?: unknown; isError?: unknown };
+  const content = (Array.isArray(r.content) ? r.content : []) as Array<{ text?: string }>;
+  return { text: content.map((c) => c.text ?? "").join(""), structured: (r.structuredContent ?? {}) as Record<string, unknown>, isError: r.isError === true };
+}
+
+export async function openSession(mcpUrl: string, token: string, variant: ClientVariant, answer: Answerer): Promise<GateSession> {
+  // The declared capability verbatim (`{}` stays `{}`); its JSON shape is all the SDK needs.
+  const capabilities = (variant.elicitation === undefined ? {} : { elicitation: variant.elicitation }) as Record<string, never>;
+  const received: Elicited[] = [];
+  const toolCallIds: Array<string | number> = [];
+  const headers = { authorization: `Bearer ${token}` };
+  const handle = async (params: unknown) => {
+    const p = params as Elicited;
+    received.push(p);
+    return answer(p);
+  };
+  if (variant.revision === "2026-07-28") {
+    const client = new ModernClient({ name: variant.name, version: variant.version }, { capabilities, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    if (variant.elicitation !== undefined) client.setRequestHandler("elicitation/create", async (req) => (await handle(req.params)) as never);
+    await client.connect(new ModernTransport(new URL(mcpUrl), { requestInit: { headers } }));
+    return {
+      received,
+      toolCallIds,
+      call: async (name, args = {}) => toResult(await client.callTool({ name, arguments: args }, { timeout: CALL_TIMEOUT_MS })),
+      abandon: () => client.close(),
+      close: () => client.close(),
+    };
+  }
+  const client = new Client({ name: variant.name, version: variant.version }, { capabilities });
+  if (variant.elicitation !== undefined) client.setRequestHandler(ElicitRequestSchema, async (req) => (await handle(req.params)) as never);
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers } });
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage, options) => {
+    if ("method" in message && message.method === "tools/call" && "id" in message) toolCallIds.push(message.id);
+    return send(message, options);
+  };
+  await client.connect(transport);
+  return {
+    received,
+    toolCallIds,
+    call: async (name, args = {}) => toResult(await client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS })),
+    abandon: async () => {
+      await transport.terminateSession().catch(() => {});
+      await client.close();
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Opens a session, runs `body`, always closes. */
+export async function withSession<T>(mcpUrl: string, token: string, variant: ClientVariant, answer: Answerer, body: (s: GateSession) => Promise<T>): Promise<T> {
+  const s = await openSession(mcpUrl, token, variant, answer);
+  try {
+    return await body(s);
+  } finally {
+    await s.close().catch(() => {});
+  }
+}

@@ -1,0 +1,28 @@
+// The console's "Run gates" control: a releaser runs the five gates of one flow against this very
+// deployment (its own origin, its own store, its own signing key). The wrapper checks the
+// permission on the server and audits a denial; the run audits its start before driving anything
+// and records every gate with its evidence in one transaction at the end.
+import { z } from "zod";
+import type { OperatorActionSpec } from "@/lib/auth/operator-action";
+import { PERMISSIONS } from "@/lib/auth/permissions";
+import { loadSigner } from "@/lib/audit/signing";
+import { appUrl } from "@/lib/auth/oidc-config";
+import { FLOW_ID_PATTERN } from "@/lib/policy/flow-actions";
+import { chromiumPathFrom } from "./browser";
+import { GateRunError, runGates } from "./run-gates";
+
+export const gateRunInput = z.object({ flowId: z.string().regex(FLOW_ID_PATTERN, "a flow id is workflow:profile") });
+
+export const gateRunAction: OperatorActionSpec<typeof gateRunInput, { message: string }> = {
+  permission: PERMISSIONS.promotionRequest,
+  schema: gateRunInput,
+  target: (input) => ({ type: "flow", id: input.flowId }),
+  expected: [GateRunError],
+  run: async ({ db, operator, input }) => {
+    const origin = new URL(appUrl()).origin;
+    const target = { baseUrl: origin, mcpUrl: `${origin}/api/mcp`, db, logFile: process.env.GATES_LOG_FILE || undefined, metricsToken: process.env.METRICS_TOKEN || undefined, chromiumPath: chromiumPathFrom() };
+    const run = await runGates(db, { flowId: input.flowId, actor: operator.subject, target, signer: loadSigner() });
+    const failed = run.evidence.gates.filter((g) => g.outcome === "failed" || g.outcome === "could_not_run");
+    return { message: failed.length ? `gates ran: ${failed.map((g) => `${g.gate} ${g.outcome.replace(/_/g, " ")}`).join(", ")} (evidence ${run.hash.slice(0, 12)})` : `all gates passed (evidence ${run.hash.slice(0, 12)})` };
+  },
+};

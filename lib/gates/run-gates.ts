@@ -1,0 +1,79 @@
+// One gate run for one flow against one target: contract, privacy, phishing, accessibility and
+// recovery driven in turn, the evidence document built, signed and stored, and each gate recorded
+// against the flow's fingerprint with the evidence hash, all in one transaction with its audit
+// entries. The runner's own store is the one that keeps the evidence (the target's, normally).
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { flows, gateRuns } from "@/db/schema";
+import { AUDIT_ACTIONS } from "@/lib/audit/actions";
+import type { Signer } from "@/lib/audit/signing";
+import { appendAudit } from "@/lib/audit/writer";
+import { profileForClient } from "@/lib/policy/client-profiles";
+import { activeProfileMap } from "@/lib/policy/client-profiles";
+import { servedWorkflows } from "@/lib/workflows/registry";
+import { accessibilityGate } from "./accessibility-gate";
+import { launch } from "./browser";
+import { clientVariantsFor } from "./client-variants";
+import type { GateContext } from "./context";
+import { contractGate } from "./contract-gate";
+import { buildEvidence, signEvidence, storeEvidence, type EvidenceDocument } from "./evidence";
+import { phishingGate } from "./phishing-gate";
+import { privacyGate } from "./privacy-gate";
+import { recoveryGate } from "./recovery-gate";
+import { admitsAnyone, tokenSource, type GateTarget } from "./target";
+import { gatePassed, type GateResult } from "./types";
+
+export class GateRunError extends Error {
+  override name = "GateRunError";
+}
+
+export interface GateRunInput {
+  flowId: string;
+  actor: string;
+  target: GateTarget;
+  signer: Signer;
+  /** A token for a test user at a deployment with a real identity provider. */
+  token?: string;
+}
+
+/** The OAuth client id whose tokens select the flow's profile (the first active mapping). */
+async function clientIdForProfile(db: Db, profileId: string): Promise<string> {
+  for (const [clientId, profile] of await activeProfileMap(db)) if (profile === profileId) return clientId;
+  throw new GateRunError(`no active client id maps to profile ${profileId}: a gate cannot call the endpoint as that client`);
+}
+
+export async function runGates(db: Db, input: GateRunInput): Promise<{ evidence: EvidenceDocument; hash: string }> {
+  const [flow] = await db.select().from(flows).where(eq(flows.id, input.flowId)).limit(1);
+  if (!flow) throw new GateRunError(`flow ${input.flowId} does not exist`);
+  const workflow = servedWorkflows().find((w) => w.name === flow.workflow);
+  if (!workflow) throw new GateRunError(`workflow ${flow.workflow} is not served by this build`);
+  const clientId = await clientIdForProfile(db, flow.profileId);
+  if ((await profileForClient(db, clientId)) !== flow.profileId) throw new GateRunError(`client id ${clientId} does not select profile ${flow.profileId}`);
+  if (!admitsAnyone(flow)) throw new GateRunError(`flow ${flow.id} is ${flow.stage.replace("_", " ")} and admits no one, so nothing can be driven: give it a canary share first (ctl flows canary)`);
+  const startedAt = new Date();
+  const runId = randomBytes(8).toString("hex");
+  await db.transaction((tx) => appendAudit(tx, { actorType: "operator", actorId: input.actor, action: AUDIT_ACTIONS.gateRunStarted, targetType: "flow", targetId: flow.id, detail: { run: runId, target: input.target.baseUrl, fingerprint: flow.fingerprint } }));
+  const ctx: GateContext = { flow, workflow, profile: await clientVariantsFor(db, flow), target: input.target, tokens: tokenSource(input.target, flow, clientId, input.token), runId };
+  const browser = await launch(input.target.chromiumPath);
+  const gates: GateResult[] = [];
+  try {
+    gates.push(await contractGate(ctx));
+    gates.push(await privacyGate(ctx, input.actor));
+    gates.push(await phishingGate(ctx));
+    gates.push(await accessibilityGate(ctx, input.actor, browser));
+    gates.push(await recoveryGate(ctx, input.actor, browser));
+  } finally {
+    if (typeof browser !== "string") await browser.close();
+  }
+  const evidence = buildEvidence({ runId, flow, target: input.target.baseUrl, tokens: ctx.tokens.kind, profile: ctx.profile, ranBy: input.actor, startedAt, gates });
+  const signed = signEvidence(evidence, input.signer);
+  await db.transaction(async (tx) => {
+    await storeEvidence(tx, evidence, signed);
+    for (const g of gates) {
+      await tx.insert(gateRuns).values({ flowId: flow.id, gate: g.gate, passed: gatePassed(g), fingerprint: flow.fingerprint, resultHash: signed.hash, ranBy: input.actor });
+      await appendAudit(tx, { actorType: "operator", actorId: input.actor, action: AUDIT_ACTIONS.gateRecorded, targetType: "flow", targetId: flow.id, detail: { gate: g.gate, passed: gatePassed(g), outcome: g.outcome, fingerprint: flow.fingerprint, result_sha256: signed.hash, run: runId } });
+    }
+  });
+  return { evidence, hash: signed.hash };
+}
