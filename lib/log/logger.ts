@@ -2,6 +2,7 @@
 // secret is censored by pino before it is serialised, at any nesting depth we list. Callers log
 // names, keywords, counts and ids; the redaction is the net under that rule, not the rule itself.
 import pino from "pino";
+import { readSetting } from "@/lib/config/schema";
 
 const SENSITIVE = ["value", "values", "content", "answer", "token", "accessToken", "access_token", "refreshToken", "idToken", "secret", "password", "authorization", "cookie", "code", "code_verifier", "state", "nonce"];
 
@@ -16,7 +17,7 @@ export const REDACT_PATHS = [
 export function createLogger(destination?: pino.DestinationStream) {
   return pino(
     {
-      level: process.env.LOG_LEVEL ?? "info",
+      level: readSetting(process.env, "LOG_LEVEL"),
       base: { service: "elicitation-gateway" },
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
     },
