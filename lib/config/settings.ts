@@ -3,7 +3,7 @@
 // from it; the modules that used to read the environment themselves are views on it. The README's
 // configuration table lists exactly these names with these defaults (tests/unit/config-readme.test.ts).
 // To add a setting: add an entry here (kind, default, secret), a row to the README table, and read
-// it with readSetting(env, "NAME") where it is used; production requirements go in production-rules.ts.
+// it with readSetting(env, <its name>) where it is used; production requirements go in production-rules.ts.
 import { z } from "zod";
 import { SECRETS } from "./secret-specs";
 import { DB_SETTINGS, optionalSetting, setting } from "@/db/config-settings";
