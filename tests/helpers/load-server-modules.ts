@@ -6,3 +6,5 @@ const { createDevProvider } = await import("@/lib/auth/dev-idp/provider");
 createDevProvider(process.env);
 await import("@/lib/cli/dispatch");
 process.stdout.write("loaded\n");
+
+export {};
