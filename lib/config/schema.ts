@@ -39,9 +39,13 @@ const shape = Object.fromEntries(
 ) as unknown as { [N in SettingName]: z.ZodType<SettingValue<N>, string | undefined> };
 
 /** The schema itself: settings.ts's kinds, then the rules that span several settings. */
-export const configSchema = z.object(shape).superRefine((config, ctx) => {
-  for (const p of productionRules(config as Config)) ctx.addIssue({ code: "custom", path: [p.variable], message: p.message, params: { rule: true } });
-});
+export const configSchema = z.object(shape).superRefine(
+  (config, ctx) => {
+    for (const p of productionRules(config as Config)) ctx.addIssue({ code: "custom", path: [p.variable], message: p.message, params: { rule: true } });
+  },
+  // Also when a value is bad, so one run lists every problem (a bad value still counts as set).
+  { when: () => true },
+);
 
 /** Reads one setting: its default when unset, its typed value, or a ConfigError naming it. */
 export function readSetting<N extends SettingName>(env: Env, name: N): SettingValue<N> {

@@ -84,6 +84,12 @@ describe("configuration schema", () => {
     expect(parseConfig({ ...withoutKey, AUDIT_SIGNING_KEY_FILE: "/run/secrets/audit.pem" }).problems).toEqual([]);
   });
 
+  it("lists a production requirement and a bad value in the same run", () => {
+    const { problems } = parseConfig({ ...PRODUCTION, SESSION_SECRET: "short", VAULT_KEY: "", FLOW_NEW_STAGE: "100%" });
+    expect(problems.map((p) => p.variable).sort()).toEqual(["FLOW_NEW_STAGE", "SESSION_SECRET", "VAULT_KEY"]);
+    expect(problems.find((p) => p.variable === "SESSION_SECRET")!.message).toMatch(/too short/);
+  });
+
   it("refuses the test fixtures and a development provider without its secrets in production", () => {
     expect(parseConfig({ ...PRODUCTION, MCP_CONFORMANCE_FIXTURES: "true" }).problems.map((p) => p.variable)).toEqual(["MCP_CONFORMANCE_FIXTURES"]);
     const { OIDC_ISSUER: _i, OIDC_CLIENT_ID: _c, OIDC_CLIENT_SECRET: _s, ...dev } = PRODUCTION;
