@@ -24,6 +24,7 @@ export function safeWholeNumber(value: string | undefined, max = Number.MAX_SAFE
 // string this product stores contains a control character; so free text from a URL that is compared
 // with a column is refused outright rather than passed through (a filter that matches nothing is
 // the honest answer, an error page is not).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Free text from a URL for comparing with a stored column: bounded, no control characters. */
