@@ -1,9 +1,10 @@
 // Where the store lives. With DATABASE_URL: an external PostgreSQL server. Without it: the
 // embedded PGlite store in DATA_DIR (default `.data/`), which one process holds at a time.
+// The variables are entries of the one configuration table (db/config-settings.ts), read here.
 import path from "node:path";
+import { DB_SETTINGS, type Env, readFrom } from "./config-settings";
 
-// A plain environment map (Next types NODE_ENV as required on ProcessEnv, which partial test maps lack).
-export type Env = Record<string, string | undefined>;
+export type { Env };
 
 export type StoreConfig =
   | { kind: "postgres"; url: string; poolMax: number }
@@ -11,18 +12,12 @@ export type StoreConfig =
   | { kind: "pglite-memory" };
 
 export function dataDirFromEnv(env: Env = process.env): string {
-  return path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || ".data");
+  return path.resolve(/*turbopackIgnore: true*/ readFrom(DB_SETTINGS.DATA_DIR, env, "DATA_DIR") ?? ".data");
 }
 
 export function storeConfigFromEnv(env: Env = process.env): StoreConfig {
-  const url = env.DATABASE_URL?.trim();
-  if (url) {
-    const poolMax = Number(env.DATABASE_POOL_MAX ?? "10");
-    if (!Number.isInteger(poolMax) || poolMax < 1) {
-      throw new Error("DATABASE_POOL_MAX must be a positive whole number");
-    }
-    return { kind: "postgres", url, poolMax };
-  }
+  const url = readFrom(DB_SETTINGS.DATABASE_URL, env, "DATABASE_URL");
+  if (url) return { kind: "postgres", url, poolMax: readFrom(DB_SETTINGS.DATABASE_POOL_MAX, env, "DATABASE_POOL_MAX") ?? 10 };
   return { kind: "pglite", dataDir: path.join(/*turbopackIgnore: true*/ dataDirFromEnv(env), "pglite") };
 }
 

@@ -1,6 +1,7 @@
-// Abuse limits and the MCP endpoint's origin allowlist, read from the environment once and
-// validated: a bad value is an error naming the variable, never a silent 0 or "unlimited".
-import type { Env } from "@/db/config";
+// Abuse limits and the MCP endpoint's origin allowlist: a view on the configuration table
+// (lib/config/settings.ts), where each is validated; a bad value is an error naming the variable,
+// never a silent 0 or "unlimited".
+import { type Env, readSetting } from "@/lib/config/schema";
 
 export interface AbuseConfig {
   /** Exact origins (besides APP_URL's) whose browser pages may call /api/mcp. */
@@ -21,47 +22,23 @@ export interface AbuseConfig {
   trustProxy: boolean;
 }
 
-function positiveInt(env: Env, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === "") return fallback;
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
-    throw new Error(`${name} must be a whole number of at least 1 (got "${raw.slice(0, 40)}")`);
-  }
-  return Number(raw);
-}
-
-/** Exact origins only: scheme, host and port, no path, no wildcard, no trailing slash. */
-export function parseOriginList(name: string, raw: string | undefined): string[] {
-  if (!raw?.trim()) return [];
-  return raw.split(",").map((entry) => {
-    const value = entry.trim();
-    let url: URL | undefined;
-    try {
-      url = new URL(value);
-    } catch {
-      url = undefined;
-    }
-    if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.origin !== value || value.includes("*")) {
-      throw new Error(`${name}: "${value.slice(0, 80)}" is not an exact origin such as https://app.example.com (scheme, host, optional port; nothing else)`);
-    }
-    return value;
-  });
+/** Exact origins only: scheme, host and port, no path, no wildcard, no trailing slash (the kind is originList). */
+export function parseOriginList(name: "MCP_ALLOWED_ORIGINS", raw: string | undefined): string[] {
+  return readSetting({ [name]: raw }, name);
 }
 
 export function abuseConfig(env: Env = process.env): AbuseConfig {
-  const trust = env.TRUST_PROXY?.trim();
-  if (trust && trust !== "true" && trust !== "false") throw new Error(`TRUST_PROXY must be "true" or "false"`);
   return {
-    mcpAllowedOrigins: parseOriginList("MCP_ALLOWED_ORIGINS", env.MCP_ALLOWED_ORIGINS),
-    maxSessionsPerSubject: positiveInt(env, "MCP_MAX_SESSIONS_PER_SUBJECT", 20),
-    sessionIdleMs: positiveInt(env, "MCP_SESSION_IDLE_SECONDS", 1800) * 1000,
-    rateWindowMs: positiveInt(env, "RATE_LIMIT_WINDOW_SECONDS", 60) * 1000,
-    mcpRatePerSubject: positiveInt(env, "MCP_RATE_LIMIT_PER_SUBJECT", 600),
+    mcpAllowedOrigins: readSetting(env, "MCP_ALLOWED_ORIGINS"),
+    maxSessionsPerSubject: readSetting(env, "MCP_MAX_SESSIONS_PER_SUBJECT"),
+    sessionIdleMs: readSetting(env, "MCP_SESSION_IDLE_SECONDS") * 1000,
+    rateWindowMs: readSetting(env, "RATE_LIMIT_WINDOW_SECONDS") * 1000,
+    mcpRatePerSubject: readSetting(env, "MCP_RATE_LIMIT_PER_SUBJECT"),
     // Per address is generous: many people behind one NAT share an address.
-    mcpRatePerAddress: positiveInt(env, "MCP_RATE_LIMIT_PER_ADDRESS", 6000),
-    connectRatePerSubject: positiveInt(env, "CONNECT_RATE_LIMIT_PER_SUBJECT", 60),
-    connectRatePerAddress: positiveInt(env, "CONNECT_RATE_LIMIT_PER_ADDRESS", 300),
-    auditCoalesceWindowMs: positiveInt(env, "AUDIT_COALESCE_WINDOW_SECONDS", 300) * 1000,
-    trustProxy: trust === "true",
+    mcpRatePerAddress: readSetting(env, "MCP_RATE_LIMIT_PER_ADDRESS"),
+    connectRatePerSubject: readSetting(env, "CONNECT_RATE_LIMIT_PER_SUBJECT"),
+    connectRatePerAddress: readSetting(env, "CONNECT_RATE_LIMIT_PER_ADDRESS"),
+    auditCoalesceWindowMs: readSetting(env, "AUDIT_COALESCE_WINDOW_SECONDS") * 1000,
+    trustProxy: readSetting(env, "TRUST_PROXY") === true,
   };
 }

@@ -4,7 +4,8 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { dataDirFromEnv, type Env } from "@/db/config";
+import { dataDirFromEnv } from "@/db/config";
+import { type Env, readSetting } from "@/lib/config/schema";
 import { isProduction } from "@/lib/config/app-env";
 
 export interface Signer {
@@ -51,11 +52,8 @@ export function devKeyPath(env: Env = process.env): string {
 }
 
 export function loadSigner(env: Env = process.env): Signer {
-  const pem = env.AUDIT_SIGNING_KEY?.trim()
-    ? env.AUDIT_SIGNING_KEY
-    : env.AUDIT_SIGNING_KEY_FILE?.trim()
-      ? fs.readFileSync(env.AUDIT_SIGNING_KEY_FILE, "utf8")
-      : undefined;
+  const keyFile = readSetting(env, "AUDIT_SIGNING_KEY_FILE");
+  const pem = readSetting(env, "AUDIT_SIGNING_KEY") ?? (keyFile === undefined ? undefined : fs.readFileSync(keyFile, "utf8"));
   if (pem) return signerFor(createPrivateKey(pem), "configured");
   if (isProduction(env)) {
     throw new Error("APP_ENV=production needs AUDIT_SIGNING_KEY or AUDIT_SIGNING_KEY_FILE; refusing a development key");

@@ -6,17 +6,13 @@ import { AUDIT_ACTIONS } from "./actions";
 import { EvidenceFormatError, EvidenceTooLargeError, verifyArchive } from "./verify-archive";
 import type { VerifyReport } from "./verify-export";
 import { appendAudit } from "./writer";
-import type { Env } from "@/db/config";
+import { type Env, readSetting } from "@/lib/config/schema";
 
 export const ARCHIVE_CONTENT_TYPE = "application/x-tar";
-const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
 
 /** AUDIT_VERIFY_MAX_BYTES: the largest archive the console verifies (bytes read, not declared). */
 export function verifyUploadLimit(env: Env = process.env): number {
-  const raw = env.AUDIT_VERIFY_MAX_BYTES?.trim();
-  if (!raw) return DEFAULT_MAX_BYTES;
-  if (!/^[1-9]\d*$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new Error(`AUDIT_VERIFY_MAX_BYTES must be a positive whole number of bytes, not "${raw}"`);
-  return Number(raw);
+  return readSetting(env, "AUDIT_VERIFY_MAX_BYTES");
 }
 
 export interface UploadRequest {

@@ -4,7 +4,7 @@
 // less than CTL_FRESH_LOGIN_SECONDS ago), so a copied or edited session file proves nothing and an
 // old login must be renewed. The verified `sub` is the operator; authorize() then checks the role.
 import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
-import type { Env } from "@/db/config";
+import { type Env, readSetting } from "@/lib/config/schema";
 import { devJwks } from "./dev-idp/keys";
 import { DEV_CLI_CLIENT_ID, oidcConfig } from "./oidc-config";
 
@@ -24,13 +24,9 @@ export class OperatorProofError extends Error {
 
 export function cliAuthSettings(env: Env = process.env): CliAuthSettings {
   const cfg = oidcConfig(env);
-  const raw = env.CTL_FRESH_LOGIN_SECONDS?.trim();
-  const freshSeconds = raw === undefined || raw === "" ? 900 : Number(raw);
-  if (!/^\d+$/.test(raw ?? "900") || !Number.isSafeInteger(freshSeconds) || freshSeconds < 1 || freshSeconds > 86_400) {
-    throw new Error(`CTL_FRESH_LOGIN_SECONDS must be a whole number of seconds from 1 to 86400, not "${raw}"`);
-  }
+  const freshSeconds = readSetting(env, "CTL_FRESH_LOGIN_SECONDS");
   if (cfg.devProvider) return { issuer: cfg.issuer, clientId: DEV_CLI_CLIENT_ID, freshSeconds, devProvider: true };
-  const clientId = env.OIDC_CLI_CLIENT_ID?.trim();
+  const clientId = readSetting(env, "OIDC_CLI_CLIENT_ID");
   if (!clientId) throw new Error("OIDC_ISSUER is set: OIDC_CLI_CLIENT_ID must name the issuer's public client for ctl login (device authorization grant)");
   return { issuer: cfg.issuer, clientId, freshSeconds, devProvider: false };
 }

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import type { Env } from "@/db/config";
+import { type Env, readSetting } from "@/lib/config/schema";
 
 const entrySchema = z.object({
   clientId: z.string().min(1).max(200),
@@ -19,7 +19,7 @@ const fileSchema = z.object({ sessions: z.record(z.string().max(2_000), entrySch
 export type CliSessionEntry = z.infer<typeof entrySchema>;
 
 export function cliSessionFile(env: Env = process.env): string {
-  const explicit = env.CTL_SESSION_FILE?.trim();
+  const explicit = readSetting(env, "CTL_SESSION_FILE");
   if (explicit) return path.resolve(explicit);
   const base = env.XDG_CONFIG_HOME?.trim() || path.join(os.homedir(), ".config");
   return path.join(base, "elicitation-gateway", "session.json");

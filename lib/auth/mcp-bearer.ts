@@ -5,6 +5,7 @@
 import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import { tracedFetch } from "@/lib/telemetry/traced-fetch";
 import { claimAt, tenantFromClaimValue } from "./claims";
+import { readSetting } from "@/lib/config/schema";
 
 export type BearerErrorCode = "invalid_request" | "invalid_token";
 
@@ -106,10 +107,8 @@ function clientIdOf(payload: Record<string, unknown>, claims: readonly string[])
 
 /** MCP_CLIENT_ID_CLAIM: one claim name that carries the OAuth client id, instead of client_id/azp. */
 export function clientIdClaimsFromEnv(env: Record<string, string | undefined> = process.env): readonly string[] {
-  const raw = env.MCP_CLIENT_ID_CLAIM;
-  if (raw === undefined || raw === "") return DEFAULT_CLIENT_ID_CLAIMS;
-  if (!/^[A-Za-z_][A-Za-z0-9_.:-]{0,99}$/.test(raw)) throw new Error("MCP_CLIENT_ID_CLAIM must be one JWT claim name (letters, digits, _ . : -)");
-  return [raw];
+  const claim = readSetting(env, "MCP_CLIENT_ID_CLAIM");
+  return claim === undefined ? DEFAULT_CLIENT_ID_CLAIMS : [claim];
 }
 
 // Reasons are keywords for logs and the challenge; never the token or its claims' values.

@@ -2,9 +2,9 @@
 // (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, and the claims that carry roles and tenant).
 // Without OIDC_ISSUER, the bundled development provider at APP_URL/oidc is used, and only outside
 // production unless DEV_IDP_ENABLED=true says otherwise. The `sub` claim is the identity everywhere.
-import type { Env } from "@/db/config";
 import { isProduction } from "@/lib/config/app-env";
-import { authorityFindings, rawTextFindings } from "@/lib/policy/url-authority";
+import { ConfigError } from "@/lib/config/config-error";
+import { type Env, readSetting } from "@/lib/config/schema";
 import { requiredSecret } from "@/lib/config/secrets";
 import { accessTokenTypSetting, claimPathSetting, parseRoleMap, type RoleMap } from "./claims";
 
@@ -35,25 +35,14 @@ export const DEV_CONSOLE_CLIENT_ID = "console";
 export const DEV_CLI_CLIENT_ID = "ctl";
 
 export function appUrl(env: Env = process.env): string {
-  const raw = env.APP_URL?.trim() || `http://localhost:${env.PORT?.trim() || "3000"}`;
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new Error(`APP_URL is not an absolute URL: "${raw}"`);
-  }
-  // The one public origin must read the same to every parser: a setting such as
-  // "https://connect.example.com\@evil.example" is refused, never silently cut to an origin.
-  const ambiguous = [...rawTextFindings(raw), ...authorityFindings(raw, u)].filter((f) => f.severity === "block");
-  if (ambiguous.length || (u.protocol !== "https:" && u.protocol !== "http:")) {
-    throw new Error(`APP_URL "${raw}" is not a plain http(s) origin: ${ambiguous.map((f) => f.code).join(", ") || "scheme"}`);
-  }
-  return u.origin;
+  // The one public origin must read the same to every parser (the kind plainOrigin refuses a
+  // setting such as "https://connect.example.com\@evil.example", never cutting it to an origin).
+  return readSetting(env, "APP_URL") ?? `http://localhost:${readSetting(env, "PORT")}`;
 }
 
 export function devIdpEnabled(env: Env = process.env): boolean {
-  if (env.OIDC_ISSUER?.trim()) return false;
-  if (isProduction(env) && env.DEV_IDP_ENABLED !== "true") {
+  if (readSetting(env, "OIDC_ISSUER") !== undefined) return false;
+  if (isProduction(env) && readSetting(env, "DEV_IDP_ENABLED") !== true) {
     throw new Error("APP_ENV=production needs OIDC_ISSUER (or DEV_IDP_ENABLED=true to run the development identity provider)");
   }
   return true;
@@ -68,22 +57,22 @@ export function oidcConfig(env: Env = process.env): OidcConfig {
   const sessionSecret = requiredSecret("session", env);
   const common = {
     appUrl: base,
-    mcpResource: env.MCP_RESOURCE?.trim() || `${base}/api/mcp`,
+    mcpResource: readSetting(env, "MCP_RESOURCE") ?? `${base}/api/mcp`,
     rolesClaim: claimPathSetting("OIDC_ROLES_CLAIM", env.OIDC_ROLES_CLAIM, "roles"),
     roleMap: parseRoleMap(env.OIDC_ROLE_MAP),
     tenantClaim: claimPathSetting("OIDC_TENANT_CLAIM", env.OIDC_TENANT_CLAIM, "tenant"),
     accessTokenTyp: accessTokenTypSetting(env.OIDC_ACCESS_TOKEN_TYP),
     scopes: oidcScopes(env.OIDC_SCOPES),
     sessionSecret,
-    sessionMaxAgeSeconds: Number(env.SESSION_MAX_AGE_SECONDS ?? 8 * 3600),
+    sessionMaxAgeSeconds: readSetting(env, "SESSION_MAX_AGE_SECONDS"),
   };
   if (dev) {
     return { ...common, issuer: `${base}/oidc`, clientId: DEV_CONSOLE_CLIENT_ID, clientSecret: requiredSecret("devConsoleClient", env), devProvider: true };
   }
-  const clientId = env.OIDC_CLIENT_ID?.trim();
-  const clientSecret = env.OIDC_CLIENT_SECRET?.trim();
-  if (!clientId || !clientSecret) throw new Error("OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET");
-  return { ...common, issuer: env.OIDC_ISSUER!.trim().replace(/\/$/, ""), clientId, clientSecret, devProvider: false };
+  const clientId = readSetting(env, "OIDC_CLIENT_ID");
+  const clientSecret = readSetting(env, "OIDC_CLIENT_SECRET");
+  if (!clientId || !clientSecret) throw new ConfigError("OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET");
+  return { ...common, issuer: readSetting(env, "OIDC_ISSUER")!.replace(/\/$/, ""), clientId, clientSecret, devProvider: false };
 }
 
 /** OIDC_SCOPES: space-separated scope names; "openid" is always included. */

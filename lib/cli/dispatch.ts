@@ -11,6 +11,8 @@ import { clientProfilesCommand } from "./commands/client-profiles-command";
 import { flowsCommand } from "./commands/flows-command";
 import { lintSchemaCommand } from "./commands/lint-command";
 import { upstreamsCommand } from "./commands/upstreams-command";
+import { configCommand } from "./commands/config-command";
+import { assertConfig } from "@/lib/config/startup";
 import { UsageError } from "./errors";
 import { writeOut } from "./output";
 
@@ -40,6 +42,7 @@ commands:
   lint-schema FILE            lint form params ({message, requestedSchema}); exit 0 allow, 1 block
   token --subject SUB [--tenant T] [--ttl SECONDS] [--client ID]
                               a short-lived MCP access token (development provider only)
+  config check [--json]       print the effective configuration (secrets masked); exit 1 on a problem
   serve [--port N]            serve the built app on the configured store
   demo [--port N]             migrate, seed when empty, and serve
 
@@ -58,13 +61,15 @@ export const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   approvals: approvalsCommand,
   revoke: revokeCommand,
   gates: gatesCommand,
+  config: configCommand,
   // Loaded on demand: they pull in Next.js and oidc-provider, which other commands do not need.
   login: async (argv) => (await import("./commands/login-command")).loginCommand(argv),
   logout: async (argv) => (await import("./commands/login-command")).logoutCommand(argv),
   whoami: async (argv) => (await import("./commands/login-command")).whoamiCommand(argv),
   token: async (argv) => (await import("./commands/token-command")).tokenCommand(argv),
-  serve: async (argv) => (await import("./commands/serve-command")).serveCommand(argv, false),
-  demo: async (argv) => (await import("./commands/serve-command")).serveCommand(argv, true),
+  // The configuration is checked before the server's modules load, so a bad value is the one line printed.
+  serve: async (argv) => (assertConfig(), (await import("./commands/serve-command")).serveCommand(argv, false)),
+  demo: async (argv) => (assertConfig(), (await import("./commands/serve-command")).serveCommand(argv, true)),
 };
 
 export async function dispatch(argv: string[]): Promise<number> {

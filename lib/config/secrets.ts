@@ -8,32 +8,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { dataDirFromEnv, type Env } from "@/db/config";
 import { isProduction } from "./app-env";
+import { ConfigError } from "./config-error";
+import { readSetting } from "./schema";
+import { SECRETS, type SecretName, type SecretSpec } from "./secret-specs";
 
-export interface SecretSpec {
-  /** The environment variable that holds it. */
-  env: string;
-  /** The file name under DATA_DIR/keys a development value is generated into. */
-  devFile: string;
-  /** What it protects, for the error message and the README's table. */
-  purpose: string;
-  /** Minimum length of a configured value (characters), so a placeholder like "x" is refused. */
-  minLength: number;
-}
-
-/** The one list of the app's symmetric secrets (the vault key and the signing key have their own formats). */
-export const SECRETS = {
-  session: { env: "SESSION_SECRET", devFile: "session", purpose: "encrypts the console's session cookie", minLength: 32 },
-  connectNonce: { env: "CONNECT_NONCE_KEY", devFile: "connect-nonce", purpose: "derives the URL-mode connect nonce (HMAC key)", minLength: 32 },
-  metricsToken: { env: "METRICS_TOKEN", devFile: "metrics-token", purpose: "bearer token for /api/metrics (unset in production: the endpoint is off)", minLength: 16 },
-  devConsoleClient: { env: "DEV_IDP_CONSOLE_CLIENT_SECRET", devFile: "dev-console-client", purpose: "the console's client secret at the bundled development identity provider", minLength: 16 },
-  demoDownstreamClient: { env: "DEMO_DOWNSTREAM_CLIENT_SECRET", devFile: "downstream-client", purpose: "this app's client secret at the bundled demo downstream provider", minLength: 16 },
-} as const satisfies Record<string, SecretSpec>;
-
-export type SecretName = keyof typeof SECRETS;
-
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
+export { SECRETS, type SecretName, type SecretSpec } from "./secret-specs";
+export { ConfigError } from "./config-error";
 
 /** A random secret generated once into DATA_DIR/keys, for development only. */
 export function devSecret(name: string, env: Env = process.env): string {
@@ -55,11 +35,9 @@ export function devSecret(name: string, env: Env = process.env): string {
  */
 export function secret(name: SecretName, env: Env = process.env, options: { optional?: boolean } = {}): string | undefined {
   const spec: SecretSpec = SECRETS[name];
-  const configured = env[spec.env]?.trim();
-  if (configured) {
-    if (configured.length < spec.minLength) throw new ConfigError(`${spec.env} is too short: use at least ${spec.minLength} random characters (it ${spec.purpose})`);
-    return configured;
-  }
+  // The settings table checks the length (a placeholder such as "x" is refused, naming the variable).
+  const configured = readSetting(env, spec.env as (typeof SECRETS)[SecretName]["env"]);
+  if (configured) return configured;
   if (isProduction(env)) {
     if (options.optional) return undefined;
     throw new ConfigError(`APP_ENV=production needs ${spec.env} (it ${spec.purpose}); generated keys are for development only`);

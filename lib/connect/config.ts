@@ -1,10 +1,10 @@
 import type { Env } from "@/db/config";
 import { appUrl } from "@/lib/auth/oidc-config";
 import { isProduction } from "@/lib/config/app-env";
+import { readSetting } from "@/lib/config/schema";
 
 export function connectConfig(env: Env = process.env) {
-  const ttl = Number(env.CONNECT_TTL_SECONDS ?? 600);
-  if (!Number.isFinite(ttl) || ttl <= 0) throw new Error("CONNECT_TTL_SECONDS must be a positive number");
+  const ttl = readSetting(env, "CONNECT_TTL_SECONDS");
   const base = appUrl(env);
   return {
     /** How long a connect link stays usable. Short by default. */

@@ -1,5 +1,5 @@
-// Engine settings from the environment, validated once.
-import type { Env } from "@/db/config";
+// Engine settings: a view on the configuration table (lib/config/settings.ts).
+import { type Env, readSetting } from "@/lib/config/schema";
 
 export interface EngineConfig {
   /** How long a person has to answer a form, in ms. The client's own tools/call timeout must be longer. */
@@ -8,17 +8,9 @@ export interface EngineConfig {
   cooldownMs: number;
 }
 
-function seconds(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback * 1000;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number of seconds`);
-  return n * 1000;
-}
-
 export function engineConfig(env: Env = process.env): EngineConfig {
   return {
-    formTimeoutMs: seconds(env, "ELICITATION_TIMEOUT_SECONDS", 600),
-    cooldownMs: seconds(env, "ELICITATION_COOLDOWN_SECONDS", 300),
+    formTimeoutMs: readSetting(env, "ELICITATION_TIMEOUT_SECONDS") * 1000,
+    cooldownMs: readSetting(env, "ELICITATION_COOLDOWN_SECONDS") * 1000,
   };
 }

@@ -3,6 +3,7 @@
 // names, keywords, counts and ids; the redaction is the net under that rule, not the rule itself.
 import { isSpanContextValid, trace } from "@opentelemetry/api";
 import pino from "pino";
+import { readSetting } from "@/lib/config/schema";
 
 const SENSITIVE = ["value", "values", "content", "answer", "token", "accessToken", "access_token", "refreshToken", "idToken", "secret", "password", "authorization", "cookie", "code", "code_verifier", "state", "nonce"];
 
@@ -23,7 +24,7 @@ export function traceFields(): { trace_id?: string; span_id?: string } {
 export function createLogger(destination?: pino.DestinationStream) {
   return pino(
     {
-      level: process.env.LOG_LEVEL ?? "info",
+      level: readSetting(process.env, "LOG_LEVEL"),
       base: { service: "elicitation-gateway" },
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
       mixin: traceFields,

@@ -2,6 +2,8 @@
 // once (the balancer stops sending new work), new MCP sessions and new connect flows are refused
 // with a retryable 503, and requests already in flight (a tools/call waiting for a person's answer)
 // get a grace period to finish before the process closes.
+import { type Env, readSetting } from "@/lib/config/schema";
+
 export class Lifecycle {
   #draining = false;
   #inflight = 0;
@@ -38,9 +40,6 @@ export class Lifecycle {
 }
 
 /** DRAIN_GRACE_SECONDS: how long in-flight requests may run after SIGTERM (default 60). */
-export function drainGraceMs(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.DRAIN_GRACE_SECONDS?.trim();
-  if (!raw) return 60_000;
-  if (!/^\d{1,5}$/.test(raw)) throw new Error(`DRAIN_GRACE_SECONDS must be a whole number of seconds, not "${raw}"`);
-  return Number(raw) * 1000;
+export function drainGraceMs(env: Env = process.env): number {
+  return readSetting(env, "DRAIN_GRACE_SECONDS") * 1000;
 }

@@ -3,7 +3,7 @@
 // base64, named by VAULT_KEY_ID). Subject, tenant, provider and scope are bound as associated data
 // to both layers, so a ciphertext moved to another owner's row fails to decrypt.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import type { Env } from "@/db/config";
+import { type Env, readSetting } from "@/lib/config/schema";
 import { devSecret } from "@/lib/auth/oidc-config";
 import { isProduction } from "@/lib/config/app-env";
 
@@ -33,12 +33,9 @@ export class VaultError extends Error {
 }
 
 export function vaultKey(env: Env = process.env): VaultKey {
-  const configured = env.VAULT_KEY?.trim();
-  if (configured) {
-    const key = Buffer.from(configured, "base64");
-    if (key.length !== 32) throw new VaultError("VAULT_KEY must be 32 bytes, base64-encoded");
-    return { id: env.VAULT_KEY_ID?.trim() || "configured", key };
-  }
+  // The settings table checks the key is 32 bytes of base64, naming VAULT_KEY otherwise.
+  const configured = readSetting(env, "VAULT_KEY");
+  if (configured) return { id: readSetting(env, "VAULT_KEY_ID") ?? "configured", key: Buffer.from(configured, "base64") };
   if (isProduction(env)) throw new VaultError("APP_ENV=production needs VAULT_KEY and VAULT_KEY_ID");
   return { id: "dev-1", key: createHash("sha256").update(devSecret("vault-key", env)).digest() };
 }

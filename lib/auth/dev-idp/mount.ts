@@ -1,6 +1,7 @@
 // Serves the development provider inside the app server: its sign-in and consent interactions, the
 // signed-in user's consent list (/consents), its OAuth and OIDC endpoints under the prefix, and the
 // RFC 8414 path-inserted metadata URL MCP clients try first.
+import { readSetting } from "@/lib/config/schema";
 import type http from "node:http";
 import type Provider from "oidc-provider";
 import { logger } from "@/lib/log/logger";
@@ -158,7 +159,7 @@ async function handleLogin(h: HandlerContext, req: http.IncomingMessage, res: ht
     return;
   }
   const login = form.get("login") ?? "";
-  const address = clientAddress(req, providerInfo(provider).env.TRUST_PROXY === "true");
+  const address = clientAddress(req, readSetting(providerInfo(provider).env, "TRUST_PROXY") === true);
   const wait = await throttle.retryAfter(login, address);
   if (wait !== undefined) {
     // Not logged: a blocked attacker's every request would otherwise become a log line.

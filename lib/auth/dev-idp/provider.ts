@@ -5,6 +5,7 @@
 // Served at APP_URL/oidc by the app server.
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import type { Env } from "@/db/config";
+import { readSetting } from "@/lib/config/schema";
 import { DEV_CLI_CLIENT_ID, DEV_CONSOLE_CLIENT_ID, oidcConfig } from "@/lib/auth/oidc-config";
 import { DEMO_CLIENT_PROFILES } from "@/lib/demo/clients";
 import { accountBySubject } from "./accounts";
@@ -154,7 +155,7 @@ export function createProviderFor(spec: ProviderSpec): Provider {
   };
   const provider = new Provider(spec.issuer, configuration);
   // Behind a TLS-terminating proxy the app sees plain HTTP; trust X-Forwarded-* there.
-  provider.proxy = spec.env.TRUST_PROXY === "true";
+  provider.proxy = readSetting(spec.env, "TRUST_PROXY") === true;
   infos.set(provider, { issuer: spec.issuer, keyName: spec.keyName, env: spec.env, firstParty, records });
   return provider;
 }

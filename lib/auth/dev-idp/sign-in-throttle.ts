@@ -5,7 +5,7 @@
 // provider; a multi-instance deployment swaps `createSignInThrottle` for a store-backed limiter
 // (lib/abuse/) without touching the sign-in handler, which only sees the SignInThrottle interface.
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
-import type { Env } from "@/db/config";
+import { type Env, readSetting } from "@/lib/config/schema";
 
 export interface SignInThrottleSettings {
   maxFailuresPerLogin: number;
@@ -26,21 +26,14 @@ export interface SignInThrottle {
 
 const MAX_DELAY_MS = 2000;
 
-function intSetting(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, not "${raw}"`);
-  return n;
-}
-
 export function signInThrottleSettings(env: Env = process.env): SignInThrottleSettings {
   return {
-    maxFailuresPerLogin: intSetting(env, "DEV_IDP_SIGNIN_MAX_FAILURES", 5, 1, 10_000),
-    maxFailuresPerAddress: intSetting(env, "DEV_IDP_SIGNIN_MAX_FAILURES_PER_ADDRESS", 20, 1, 100_000),
-    windowSeconds: intSetting(env, "DEV_IDP_SIGNIN_WINDOW_SECONDS", 900, 1, 86_400),
-    blockSeconds: intSetting(env, "DEV_IDP_SIGNIN_BLOCK_SECONDS", 900, 1, 86_400),
-    delayStepMs: intSetting(env, "DEV_IDP_SIGNIN_DELAY_STEP_MS", 250, 0, MAX_DELAY_MS),
+    maxFailuresPerLogin: readSetting(env, "DEV_IDP_SIGNIN_MAX_FAILURES"),
+    maxFailuresPerAddress: readSetting(env, "DEV_IDP_SIGNIN_MAX_FAILURES_PER_ADDRESS"),
+    windowSeconds: readSetting(env, "DEV_IDP_SIGNIN_WINDOW_SECONDS"),
+    blockSeconds: readSetting(env, "DEV_IDP_SIGNIN_BLOCK_SECONDS"),
+    // Its maximum in the settings table is MAX_DELAY_MS.
+    delayStepMs: readSetting(env, "DEV_IDP_SIGNIN_DELAY_STEP_MS"),
   };
 }
 

@@ -10,17 +10,21 @@ import { drainGraceMs } from "@/lib/server/lifecycle";
 import { serve, type Served } from "@/lib/server/serve";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { isLoopbackHost } from "@/lib/policy/url-check";
+import { readSetting } from "@/lib/config/schema";
+import { assertConfig } from "@/lib/config/startup";
 import { parse, positiveInt } from "../args";
 import { CliError } from "../errors";
 
 export async function serveCommand(argv: string[], demo: boolean): Promise<number> {
   const { values } = parse(argv, { port: { type: "string" }, hostname: { type: "string" }, records: { type: "string" } });
-  const port = positiveInt("port", values.port ?? process.env.PORT, 3000);
-  const hostname = values.hostname ?? process.env.HOSTNAME_BIND ?? "127.0.0.1";
+  // Every setting is checked before anything starts: a bad value stops here with one line naming it.
+  assertConfig();
+  const port = values.port === undefined ? readSetting(process.env, "PORT") : positiveInt("port", values.port, 3000);
+  const hostname = values.hostname ?? readSetting(process.env, "HOSTNAME_BIND");
   const dir = process.cwd();
   // The development identity provider signs anyone in with the password "demo": never let it be
   // reachable from the network by accident.
-  if (oidcConfig().devProvider && !isLoopbackHost(hostname) && process.env.DEV_IDP_ENABLED !== "true") {
+  if (oidcConfig().devProvider && !isLoopbackHost(hostname) && readSetting(process.env, "DEV_IDP_ENABLED") !== true) {
     throw new CliError(`refusing to serve the development identity provider on ${hostname}: set OIDC_ISSUER for a real one, bind to 127.0.0.1, or set DEV_IDP_ENABLED=true if you really mean it`);
   }
   if (!fs.existsSync(path.join(dir, ".next", "BUILD_ID"))) {
