@@ -107,7 +107,13 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
     }
     if (err instanceof WireAbortedError) {
       const gone = err instanceof WireDisconnectedError;
-      await transition(db, draft.id, { from: ["sent"], to: "cancelled", reason: gone ? CLIENT_DISCONNECTED : "the originating request was cancelled", ...(gone ? { actor: { type: "system" as const, id: "client-disconnect" } } : {}) });
+      await transition(db, draft.id, {
+        from: ["sent"],
+        to: "cancelled",
+        reason: gone ? CLIENT_DISCONNECTED : "the originating request was cancelled",
+        // The record itself says the client went away, so the rollup and metrics count it apart from a person's cancel.
+        ...(gone ? { actor: { type: "system" as const, id: "client-disconnect" }, set: { endReason: CLIENT_DISCONNECTED } } : {}),
+      });
       return { status: "cancelled", recordId: draft.id };
     }
     const reason = err instanceof WireRefusedError ? err.message : "sending the request failed";

@@ -6,6 +6,7 @@
 //   (WireSuspendedError becomes an `input_required` result with a sealed requestState); the
 //   client's retry carries the answer, and the adapter hands it back through `resumed()`, so the
 //   engine continues at the same record instead of writing a new one.
+import type { ElicitationRecord } from "@/db/schema";
 import type { FormSchema } from "./needs";
 
 export interface FormAnswer {
@@ -30,8 +31,11 @@ export class WireDisconnectedError extends WireAbortedError {
   override name = "WireDisconnectedError";
 }
 
-/** The event reason of a record cancelled because its client went away (issue 19). */
-export const CLIENT_DISCONNECTED = "client_disconnected";
+/**
+ * The event reason, and the record's end reason, of a record cancelled because its client went away
+ * (issue 19). One of the schema's `end_reason` values.
+ */
+export const CLIENT_DISCONNECTED = "client_disconnected" as const satisfies NonNullable<ElicitationRecord["endReason"]>;
 
 export class WireRefusedError extends Error {
   override name = "WireRefusedError";

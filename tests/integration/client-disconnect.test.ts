@@ -11,6 +11,7 @@ import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provid
 import { seedDemo } from "@/lib/demo/seed";
 import { recordEvents } from "@/lib/elicitation/records";
 import { liveSessions } from "@/lib/mcp/live-sessions";
+import { rollupDrift } from "@/lib/metrics/rollup-check";
 import { startAppServer, type TestAppServer } from "../helpers/app-server";
 import { connectClient } from "../helpers/mcp-client";
 import { createTestStore, type TestStore } from "../helpers/test-store";
@@ -41,6 +42,9 @@ async function endedByDisconnect(subject: string) {
   const [record] = await recordsOf(subject);
   const events = await recordEvents(t.store.db, record!.id);
   expect(events.at(-1)).toMatchObject({ fromState: "sent", toState: "cancelled", reason: "client_disconnected", actorType: "system" });
+  // The record itself says so (the rollup, overview and metrics count it apart from a person's cancel).
+  expect(record!.endReason).toBe("client_disconnected");
+  expect(await rollupDrift(t.store.db)).toEqual([]);
   return record!;
 }
 
