@@ -14,6 +14,9 @@ export interface FormAnswer {
   content?: Record<string, unknown>;
 }
 
+/** The stateless, multi-round-trip revision; its records carry this protocol_version. */
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+
 export class WireTimeoutError extends Error {
   override name = "WireTimeoutError";
 }

@@ -7,7 +7,7 @@ import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, fromJsonSchema, Mcp
 import type { Db } from "@/db/client";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { declaredModes } from "@/lib/elicitation/capabilities";
-import type { ResumedAnswer } from "@/lib/elicitation/wire";
+import { MODERN_PROTOCOL_VERSION, type ResumedAnswer } from "@/lib/elicitation/wire";
 import type { PolicySource } from "@/lib/policy/policy-source";
 import { DESCRIBE_CAPABILITIES_TOOL, describeCapabilities } from "@/lib/workflows/describe-capabilities";
 import { argumentsSchema } from "@/lib/workflows/arguments";
@@ -18,7 +18,8 @@ import { SERVER_INFO } from "../server";
 import { callModernWorkflow } from "./call-workflow";
 import { resolveFlow } from "@/lib/policy/resolve-flow";
 
-export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+// Declared beside the engine's wire types (the reconciler reads it too); served from here.
+export { MODERN_PROTOCOL_VERSION };
 
 export interface ModernContext {
   principal: McpPrincipal;
