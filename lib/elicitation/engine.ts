@@ -4,8 +4,9 @@
 // validates the answer itself (schema, credential shapes, domain rules) and records the outcome by
 // field name and keyword. The answer's content is returned to the caller and kept nowhere else.
 import { CLIENT_NAME_MAX, CLIENT_VERSION_MAX, observedText } from "@/lib/http/observed-text";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import type { Flow } from "@/db/schema";
+import { elicitationRecords, type Flow } from "@/db/schema";
 import { logger } from "@/lib/log/logger";
 import type { PolicySource } from "@/lib/policy/policy-source";
 import { policyView } from "@/lib/policy/policy-view";
@@ -68,6 +69,7 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
   // cool-down, lint and route were decided when it was written; nothing new is written here.
   const resumed = ctx.wire.resumed?.("form", need.key);
   if (resumed?.kind === "form") return settleFormAnswer(ctx, need, resumed.recordId, resumed.answer, true);
+  if (resumed?.kind === "settled") return reuseSettledAnswer(ctx, need, resumed.recordId, resumed.content);
 
   const earlier = await recentRefusal(db, { subject: ctx.subject, tenantId: ctx.tenantId, toolName: ctx.request.toolName, cooldownMs: ctx.config.cooldownMs });
   if (earlier) {
@@ -162,5 +164,29 @@ async function settleFormAnswer(ctx: AskContext, need: FieldNeed, recordId: stri
   }
   const moved = await transition(db, recordId, { from: ["sent"], via: ["accepted"], to: "completed", actor: { type: "subject", id: ctx.subject }, set: { respondedAt }, detail: { fields: Object.keys(content) } });
   if (lost(moved)) return { status: "failed", recordId, reason: ALREADY_ANSWERED };
+  ctx.wire.settled?.({ needKey: need.key, recordId, content });
+  return { status: "answered", recordId, content };
+}
+
+/**
+ * An answer this call settled in an earlier round (multi-round-trip, from the verified sealed
+ * state). Its record is already `completed`, so nothing is written; the content is checked again
+ * by the same rules (a rule that changed meanwhile still applies), and the record must still be
+ * this person's completed answer to this tool (an operator's revocation in between ends the call).
+ */
+async function reuseSettledAnswer(ctx: AskContext, need: FieldNeed, recordId: string, content: Record<string, unknown>): Promise<AskOutcome> {
+  const [record] = await ctx.db
+    .select({ state: elicitationRecords.state, subject: elicitationRecords.subject, tenantId: elicitationRecords.tenantId, toolName: elicitationRecords.toolName })
+    .from(elicitationRecords)
+    .where(eq(elicitationRecords.id, recordId))
+    .limit(1);
+  if (!record || record.state !== "completed" || record.subject !== ctx.subject || record.tenantId !== ctx.tenantId || record.toolName !== ctx.request.toolName) {
+    return { status: "failed", recordId, reason: `the earlier answer's request ended as ${record?.state ?? "unknown"}; call the tool again to start over` };
+  }
+  let errors: DomainIssue[] = validateAgainstSchema(need.schema, content);
+  if (errors.length === 0) errors = scanContent(content);
+  if (errors.length === 0 && need.validate) errors = await need.validate(content);
+  if (errors.length > 0) return { status: "failed", recordId, reason: "the earlier answer no longer passes the rules; call the tool again to start over" };
+  ctx.wire.settled?.({ needKey: need.key, recordId, content });
   return { status: "answered", recordId, content };
 }

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { argumentsHash, openRequestState, sealRequestState, type RequestStateClaims } from "@/lib/mcp/request-state";
+import { argumentsHash, MAX_REQUEST_STATE_LENGTH, openRequestState, RequestStateTooLargeError, sealRequestState, type RequestStateClaims } from "@/lib/mcp/request-state";
 import { requestStateKey } from "@/lib/mcp/request-state-key";
 
 const key = randomBytes(32);
@@ -45,9 +45,19 @@ describe("sealed requestState", () => {
       expect(openRequestState(key, `v1.${b.toString("base64url")}`, expect0)).toMatchObject({ ok: false, reason: "altered" });
     }
     expect(openRequestState(randomBytes(32), s, expect0)).toMatchObject({ ok: false, reason: "altered" });
-    for (const bad of ["", "v1.", "v1.***", "v2." + s.slice(3), s.slice(0, 20), "v1." + "A".repeat(3000), "__proto__"]) {
+    for (const bad of ["", "v1.", "v1.***", "v2." + s.slice(3), s.slice(0, 20), "v1." + "A".repeat(MAX_REQUEST_STATE_LENGTH), "__proto__"]) {
       expect(openRequestState(key, bad, expect0)).toMatchObject({ ok: false, reason: "malformed" });
     }
+  });
+
+  it("carries earlier answers sealed: back intact for its owner, unreadable outside, never issued oversized", () => {
+    const carried = [{ needKey: "step1", recordId: "b".repeat(32), content: { name: "canary-carried-7f3e", n: 3, tags: ["a"] } }];
+    const s = sealRequestState(key, { ...claims, carried });
+    expect(openRequestState(key, s, expect0)).toEqual({ ok: true, claims: { ...claims, carried } });
+    expect(Buffer.from(s.slice(3), "base64url").toString("latin1")).not.toContain("canary-carried-7f3e");
+    expect(s).not.toContain("canary-carried-7f3e");
+    const huge = [{ needKey: "step1", recordId: "b".repeat(32), content: { text: "x".repeat(MAX_REQUEST_STATE_LENGTH) } }];
+    expect(() => sealRequestState(key, { ...claims, carried: huge })).toThrow(RequestStateTooLargeError);
   });
 
   it("binds arguments canonically: key order does not matter, values do", () => {

@@ -44,10 +44,12 @@ export async function checkResume(
 
   const answer = parseAnswer(q.inputResponses?.[c.needKey]);
   if (!answer) return refuse(db, q, "no_answer", c.recordId, c.needKey);
-  if (c.kind === "form") return { ok: true, resume: { kind: "form", recordId: c.recordId, needKey: c.needKey, answer } };
+  // Answers settled in earlier rounds of this call ride along (sealed, so ours; the engine checks their records again).
+  const carried = c.carried ? { carried: c.carried } : {};
+  if (c.kind === "form") return { ok: true, resume: { kind: "form", recordId: c.recordId, needKey: c.needKey, answer, ...carried } };
   // A URL-mode result carries no content; anything sent with it is dropped (and counted).
   const dropped = answer.content !== undefined && Object.keys(answer.content).length > 0;
-  return { ok: true, resume: { kind: "url", recordId: c.recordId, needKey: c.needKey, answer: { action: answer.action, droppedContent: dropped } } };
+  return { ok: true, resume: { kind: "url", recordId: c.recordId, needKey: c.needKey, answer: { action: answer.action, droppedContent: dropped }, ...carried } };
 }
 
 /** The bare elicitation result a client put in inputResponses; anything else is no answer. */
