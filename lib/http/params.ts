@@ -24,7 +24,7 @@ export function safeWholeNumber(value: string | undefined, max = Number.MAX_SAFE
 // string this product stores contains a control character; so free text from a URL that is compared
 // with a column is refused outright rather than passed through (a filter that matches nothing is
 // the honest answer, an error page is not).
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL = /\p{Cc}/u; // C0 controls, DEL and C1 controls
 
 /** Free text from a URL for comparing with a stored column: bounded, no control characters. */
 export function queryText(value: string | undefined, max = 200): string | undefined {
