@@ -107,8 +107,9 @@ export async function dailyVolume(db: Db, q: OverviewQuery, now = new Date()) {
       with s as (${slices(since)})
       select date_trunc(${unit}, at, 'UTC') as t,
         (coalesce(sum(n) filter (where state = 'completed'), 0))::int as completed,
-        (coalesce(sum(n) filter (where state in ('declined', 'cancelled')), 0))::int as refused,
-        (coalesce(sum(n) filter (where state in ('validation_failed', 'timed_out', 'failed', 'expired', 'revoked', 'not_sent')), 0))::int as failed,
+        -- A person's decline or cancel is a refusal; a client that went away is not the person's doing.
+        (coalesce(sum(n) filter (where state in ('declined', 'cancelled') and end_reason = ''), 0))::int as refused,
+        (coalesce(sum(n) filter (where state in ('validation_failed', 'timed_out', 'failed', 'expired', 'revoked', 'not_sent') or (state = 'cancelled' and end_reason <> '')), 0))::int as failed,
         (coalesce(sum(n) filter (where state in ('created', 'sent', 'accepted', 'opened')), 0))::int as open
       from s group by 1 order by 1`),
   );

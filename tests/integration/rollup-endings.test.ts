@@ -7,7 +7,7 @@ import { rowsOf } from "@/db/client";
 import { elicitationRecords, recordRollup } from "@/db/schema";
 import { insertRecord, newRecordId, transition } from "@/lib/elicitation/records";
 import { CLIENT_DISCONNECTED } from "@/lib/elicitation/wire";
-import { healthByGroup } from "@/lib/metrics/overview";
+import { dailyVolume, healthByGroup } from "@/lib/metrics/overview";
 import { prometheusText } from "@/lib/metrics/prometheus";
 import { rebuildRollup, rollupDrift } from "@/lib/metrics/rollup-check";
 import { createTestStore, type TestStore } from "../helpers/test-store";
@@ -80,6 +80,10 @@ describe("revision and end reason in the rollup", () => {
     // Grouped otherwise, the same separation holds.
     const [all] = await healthByGroup(t.store.db, { period: "24h", by: "client" });
     expect(all).toMatchObject({ group: "C 1", total: 42, cancelled: 7, clientDisconnected: 6, timedOut: 16 });
+    // The volume chart counts only a person's cancels as refusals; a client that went away is a failure.
+    const volume = await dailyVolume(t.store.db, { period: "24h", by: "revision" });
+    const sum = (k: "completed" | "refused" | "failed") => volume.reduce((a, v) => a + v[k], 0);
+    expect({ completed: sum("completed"), refused: sum("refused"), failed: sum("failed") }).toEqual({ completed: 13, refused: 7, failed: 6 + 16 });
   });
 
   it("exports the three endings and the revisions store-wide for Prometheus", async () => {
