@@ -93,7 +93,7 @@ describe("the carried answer in the sealed state (raw 2026-07-28 requests)", () 
     // Another user cannot use the state (and learns nothing from it).
     const mallory = await user();
     const foreign = await callTool(resource, mallory.token, TOOL, { retry: { requestState: s2, inputResponses: { step2: { action: "accept", content: { color: "red" } } } } });
-    expect(foreign.error).toMatchObject({ code: -32602, data: { reason: "other_user" } });
+    expect(foreign.error).toMatchObject({ code: -32602, data: { reason: "other_caller" } });
     expect(JSON.stringify(foreign)).not.toContain(canary);
     expect(await recordsOf(mallory.subject)).toHaveLength(0);
 

@@ -137,7 +137,7 @@ describe("refused states change nothing and are audited", () => {
     const alice = await user();
     const mallory = await user();
     const { state, key, recordId } = await firstRound(alice);
-    expectRefused(await callTool(resource, mallory.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "other_user");
+    expectRefused(await callTool(resource, mallory.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "other_caller");
     expect(await records(mallory.subject)).toHaveLength(0);
     expect(await getRecord(t.store.db, recordId)).toMatchObject({ state: "sent" });
     expect(await refusals(mallory.subject)).toMatchObject([{ detail: { reason: "other_user" } }]);
@@ -149,7 +149,7 @@ describe("refused states change nothing and are audited", () => {
     const u = await user("acme");
     const other = await user("globex", u.subject);
     const { state, key, recordId } = await firstRound(u);
-    expectRefused(await callTool(resource, other.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "other_tenant");
+    expectRefused(await callTool(resource, other.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "other_caller");
     expect(await getRecord(t.store.db, recordId)).toMatchObject({ state: "sent" });
   });
 
@@ -272,7 +272,7 @@ describe("URL mode: the retry finds the grant; a state never creates a second gr
     expect(declined.result).toMatchObject({ structuredContent: { outcome: "declined" } });
     expectRefused(await callTool(resource, u.token, "list_repositories", { retry: { requestState: state, inputResponses: { [key!]: { action: "accept" } } } }), "replayed");
     const mallory = await user("globex", "user-mallory-2001");
-    expectRefused(await callTool(resource, mallory.token, "list_repositories", { retry: { requestState: state, inputResponses: { [key!]: { action: "accept" } } } }), "other_user");
+    expectRefused(await callTool(resource, mallory.token, "list_repositories", { retry: { requestState: state, inputResponses: { [key!]: { action: "accept" } } } }), "other_caller");
     expect(await grants()).toBe(0);
   });
 });
