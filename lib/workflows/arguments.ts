@@ -27,7 +27,7 @@ function fieldNeeds(wf: WorkflowDefinition): FieldNeed[] {
  * person gave.
  */
 export function argumentsSchema(wf: WorkflowDefinition): ArgumentsSchema {
-  const properties: Record<string, Record<string, unknown>> = {};
+  const properties: Record<string, Record<string, unknown>> = { ...wf.extraArguments };
   for (const need of fieldNeeds(wf)) {
     for (const [name, prop] of Object.entries(need.schema.properties)) {
       const { default: _default, ...rest } = prop;

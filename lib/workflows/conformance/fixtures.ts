@@ -40,6 +40,8 @@ const elicitation = defineWorkflow({
   description: "Conformance fixture: asks for a username in a form.",
   annotations: READ_ONLY,
   needs: [userInfo],
+  // The suite calls it with a `message`; the fixture asks its own fixed question (input is closed).
+  extraArguments: { message: { type: "string", description: "The suite's prompt text (not used)" } },
   run: (rt) => askAndReport(rt, userInfo, completed),
 });
 
