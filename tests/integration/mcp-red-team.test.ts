@@ -251,6 +251,29 @@ describe("F6: every tool's input is closed; undeclared arguments are refused bef
   });
 });
 
+describe("F6: the conformance fixtures keep the arguments the suite sends", () => {
+  afterEach(() => {
+    delete process.env.MCP_CONFORMANCE_FIXTURES;
+    delete process.env.FLOW_NEW_STAGE;
+  });
+
+  it.each(["v1", "v2-pinned"] as const)("%s client: test_elicitation takes the suite's message (declared), and refuses anything else", async (kind) => {
+    // As `npm run conformance` serves them: the fixtures, and new flows open to everyone.
+    Object.assign(process.env, { MCP_CONFORMANCE_FIXTURES: "true", FLOW_NEW_STAGE: "canary:100" });
+    const u = await user();
+    const caps = { elicitation: { form: {} } };
+    const answer = () => ({ action: "accept" as const, content: { username: "conformance-user" } });
+    const c = kind === "v1" ? await connectClient(resource, u.token, { capabilities: caps, answer }) : await connectV2Client(resource, u.token, { mode: "pin", capabilities: caps, answer });
+    const ok = await c.call("test_elicitation", { message: "Please provide your information" });
+    expect(ok.text).toBe('Elicitation completed: action=accept, content={"username":"conformance-user"}');
+    const refused = await c.call("test_elicitation", { message: "x", token: "ghp_8fK2mQ9xL4vR7tZ1wN6pB3sD5hJ0yC2eA9uX" });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/Input validation error/);
+    expect((await records(u.subject)).map((r) => r.state)).toEqual(["completed"]);
+    await c.close();
+  });
+});
+
 describe("requestState: one encoding (I1), one refusal for 'not yours' (I4), bound to the OAuth client (I5)", () => {
   const refusals = (actor: string) => t.store.db.select().from(auditLog).where(and(eq(auditLog.action, "request_state.refused"), eq(auditLog.actorId, actor)));
   const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
