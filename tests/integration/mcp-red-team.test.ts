@@ -9,6 +9,7 @@ import { approvals, auditLog, elicitationRecords, flows, killSwitches } from "@/
 import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { seedDemo } from "@/lib/demo/seed";
 import { getRecord, recordEvents } from "@/lib/elicitation/records";
+import { revokeRecords } from "@/lib/elicitation/revoke";
 import { engageKillSwitch } from "@/lib/policy/kill-switch";
 import { startAppServer, type TestAppServer } from "../helpers/app-server";
 import { connectClient } from "../helpers/mcp-client";
@@ -163,7 +164,32 @@ describe("F1: a kill switch or a stopped flow reaches form answers already in fl
     await c.close();
   });
 
-  it("a decline after the switch is still only a decline; an unrelated switch (mode:url) stops no form answer", async () => {
+  it("an operator's revocation of the record while the person answers refuses the answer too, in both revisions", async () => {
+    const u = await user();
+    const { state, key, recordId } = await firstRound(u);
+    expect(await revokeRecords(t.store.db, OPERATOR, { ids: [recordId] }, "suspicious request")).toEqual([recordId]);
+    expectStateRefused(await callTool(resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "revoked");
+    await expectNothingDone(u.subject, recordId);
+
+    const v = await user();
+    const c = await connectClient(resource, v.token, {
+      capabilities: { elicitation: { form: {} } },
+      answer: async () => {
+        const [row] = await records(v.subject);
+        await revokeRecords(t.store.db, OPERATOR, { ids: [row!.id] }, "suspicious request");
+        return { action: "accept", content: VALID };
+      },
+    });
+    const r = await c.call("generate_report");
+    expect(r.structured).toMatchObject({ outcome: "revoked" });
+    expect(r.structured.report).toBeUndefined();
+    const [row] = await records(v.subject);
+    await expectNothingDone(v.subject, row!.id);
+    expect((await recordEvents(t.store.db, row!.id)).filter((e) => e.toState === "revoked")).toMatchObject([{ actorId: OPERATOR.id, reason: "suspicious request" }]);
+    await c.close();
+  });
+
+  it("an unrelated switch (mode:url) stops no form answer", async () => {
     const u = await user();
     const { state, key, recordId } = await firstRound(u);
     await engageKillSwitch(t.store.db, OPERATOR, { scope: "mode:url", reason: "url only" });
