@@ -11,7 +11,7 @@ export function HealthTable({ rows, by }: { rows: HealthRow[]; by: string }) {
         <caption className="sr-only">Outcome rates by {by}</caption>
         <thead>
           <tr className="border-b border-slate-300 dark:border-slate-700">
-            {[by, "Records", "Completed", "Declined", "Cancelled", "Validation failed", "Timed out", "Prevented repeats", "Resume p50", "Resume p95"].map((h) => (
+            {[by, "Records", "Completed", "Declined", "Cancelled by the person", "Client went away", "Validation failed", "Timed out (nobody answered)", "Prevented repeats", "Resume p50", "Resume p95"].map((h) => (
               <th key={h} scope="col" className="px-2 py-1">{h}</th>
             ))}
           </tr>
@@ -24,6 +24,7 @@ export function HealthTable({ rows, by }: { rows: HealthRow[]; by: string }) {
               <td className="px-2 py-1 tabular-nums">{pct(r.completed, r.total)}</td>
               <td className="px-2 py-1 tabular-nums">{pct(r.declined, r.total)}</td>
               <td className="px-2 py-1 tabular-nums">{pct(r.cancelled, r.total)}</td>
+              <td className="px-2 py-1 tabular-nums">{pct(r.clientDisconnected, r.total)}</td>
               <td className="px-2 py-1 tabular-nums">{pct(r.validationFailed, r.total)}</td>
               <td className="px-2 py-1 tabular-nums">{pct(r.timedOut, r.total)}</td>
               <td className="px-2 py-1 tabular-nums">{r.preventedRepeats}</td>

@@ -8,7 +8,7 @@ type Result = ActionResult<{ state: string; scope: string }> | null;
 export interface Impact {
   scope: string;
   urlHandlesRevoked: number;
-  formRequestsDrained: number;
+  formRequestsRevoked: number;
 }
 
 export function KillSwitchForm({ action, canChange, impact }: { action: (prev: Result, form: FormData) => Promise<Result>; canChange: boolean; impact: Impact[] }) {
@@ -49,7 +49,7 @@ export function KillSwitchForm({ action, canChange, impact }: { action: (prev: R
           <ul className="ml-5 list-disc">
             <li>block every new elicitation in this scope at once, on every instance;</li>
             <li>revoke {what?.urlHandlesRevoked ?? 0} unfinished URL-mode handle(s) now (their links stop working);</li>
-            <li>let {what?.formRequestsDrained ?? 0} form request(s) in flight end on their own;</li>
+            <li>revoke {what?.formRequestsRevoked ?? 0} form request(s) in flight now (an answer that arrives after this is refused);</li>
             <li>send clients the manual setup path or a refusal that names your reason.</li>
           </ul>
         </div>

@@ -22,8 +22,8 @@ export function VolumeChart({ data }: { data: VolumePoint[] }) {
           <Tooltip />
           <Legend />
           <Bar dataKey="completed" stackId="a" fill="#15803d" name="Completed" />
-          <Bar dataKey="refused" stackId="a" fill="#a16207" name="Declined or cancelled" />
-          <Bar dataKey="failed" stackId="a" fill="#b91c1c" name="Failed, timed out, revoked, not sent" />
+          <Bar dataKey="refused" stackId="a" fill="#a16207" name="Declined or cancelled by the person" />
+          <Bar dataKey="failed" stackId="a" fill="#b91c1c" name="Failed, timed out, client went away, revoked, not sent" />
           <Bar dataKey="open" stackId="a" fill="#1d4ed8" name="In flight" />
         </BarChart>
       </ResponsiveContainer>

@@ -53,6 +53,12 @@ export const elicitationState = pgEnum("elicitation_state", [
   "expired",
 ]);
 
+// Why a record ended, where its state alone does not say. `client_disconnected`: the client went
+// away (stream closed, session ended or evicted) while the record was pending; the state is
+// `cancelled`, but no person cancelled. Null: the state says it all (a person's cancel is
+// `cancelled` with no end reason, nobody answering in time is `timed_out`).
+export const endReason = pgEnum("end_reason", ["client_disconnected"]);
+
 export const routeDecision = pgEnum("route_decision", ["form", "url", "fallback", "blocked"]);
 
 // What a workflow needs from the user; decides which routes are even possible.
@@ -307,6 +313,7 @@ export const elicitationRecords = pgTable(
     // Gateway mode: the upstream MCP server that asked, and the JSON-RPC id of its request.
     upstreamId: text("upstream_id"),
     upstreamRequestId: text("upstream_request_id"),
+    endReason: endReason("end_reason"),
     createdAt: tstz("created_at").notNull().defaultNow(),
     sentAt: tstz("sent_at"),
     respondedAt: tstz("responded_at"),
@@ -358,9 +365,10 @@ export const upstreams = pgTable(
 );
 
 // Hourly rollup of the records, maintained by a trigger in the same transaction as every record
-// write (migration 0002), so the overview and the metrics endpoint read a few thousand rows
-// instead of scanning millions. One row per hour, flow, client, mode, state and time-to-resume
-// bucket (RESUME_BUCKET_BOUNDS in lib/metrics/resume-buckets.ts; -1 when nobody responded).
+// write (migrations 0002 and 0010), so the overview and the metrics endpoint read a few thousand
+// rows instead of scanning millions. One row per hour, flow, client, protocol revision, mode,
+// state, end reason and time-to-resume bucket (RESUME_BUCKET_BOUNDS in
+// lib/metrics/resume-buckets.ts; -1 when nobody responded).
 export const recordRollup = pgTable(
   "record_rollup",
   {
@@ -369,13 +377,22 @@ export const recordRollup = pgTable(
     flowId: text("flow_id").notNull(),
     clientName: text("client_name").notNull(),
     clientVersion: text("client_version").notNull(),
+    // The record's protocol revision (2025-11-25, 2026-07-28).
+    protocolVersion: text("protocol_version").notNull().default(""),
     mode: elicitationMode("mode").notNull(),
     state: elicitationState("state").notNull(),
+    // The record's end reason as text, '' for none (a primary key column cannot be null).
+    endReason: text("end_reason").notNull().default(""),
     resumeBucket: integer("resume_bucket").notNull(),
     records: bigint("records", { mode: "number" }).notNull(),
     preventedRepeats: bigint("prevented_repeats", { mode: "number" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.hour, t.flowId, t.clientName, t.clientVersion, t.mode, t.state, t.resumeBucket] })],
+  (t) => [
+    primaryKey({
+      name: "record_rollup_pk",
+      columns: [t.hour, t.flowId, t.clientName, t.clientVersion, t.protocolVersion, t.mode, t.state, t.endReason, t.resumeBucket],
+    }),
+  ],
 );
 
 export const elicitationEvents = pgTable(

@@ -121,7 +121,8 @@ async function offer(ctx: AskContext, id: string, url: string, need: SecretNeed,
     const timeout = err instanceof WireTimeoutError;
     const reason = timeout ? "no answer within the timeout" : err instanceof WireDisconnectedError ? CLIENT_DISCONNECTED : err instanceof WireAbortedError ? "the originating request was cancelled" : "the client refused the URL request";
     const to = timeout ? "timed_out" : err instanceof WireAbortedError ? "cancelled" : "failed";
-    if (await transition(ctx.db, id, { from: ["sent"], to, reason })) {
+    const gone = err instanceof WireDisconnectedError;
+    if (await transition(ctx.db, id, { from: ["sent"], to, reason, ...(gone ? { actor: { type: "system" as const, id: "client-disconnect" }, set: { endReason: CLIENT_DISCONNECTED } } : {}) })) {
       return to === "failed" ? { status: "failed", recordId: id, reason } : { status: to, recordId: id };
     }
     // The answer was lost but the person went on in the browser: the store knows better.

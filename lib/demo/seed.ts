@@ -23,6 +23,7 @@ import { appendAuditBatch, type AuditInput } from "@/lib/audit/writer";
 import { DEMO_END_USERS, DEMO_OPERATORS, DEMO_TENANTS } from "./accounts";
 import { declaredModes } from "@/lib/elicitation/capabilities";
 import { DEMO_CLIENT_PROFILES, DEMO_CLIENTS, type DemoClient } from "./clients";
+import { CLIENT_DISCONNECTED, MODERN_PROTOCOL_VERSION } from "@/lib/elicitation/wire";
 import { hexId, pick, seededRng, weighted, type Rng } from "./random";
 import { fingerprintFor } from "@/lib/policy/fingerprint";
 import { flowIdFor, UNREGISTERED_PROFILE } from "@/lib/policy/profile-id";
@@ -228,13 +229,19 @@ function makeRecord(rng: Rng, s: Session, now: Date, forced?: { state: State; ur
         ? [["completed", 62], ["declined", 9], ["cancelled", 8], ["failed", 4], ["expired", 6], ["revoked", 3], ["timed_out", 4]]
         : [["completed", 64], ["declined", 10], ["cancelled", 8], ["validation_failed", 9], ["timed_out", 5], ["revoked", 2]]);
   const id = hexId(rng);
+  // Derived from the id, not drawn, so the rest of the history stays as it was: about a third of
+  // the cancels are a client that went away (not a person), and Cursor, which asks for 2026-07-28,
+  // carried half of its records in that stateless revision (no session).
+  const disconnected = state === "cancelled" && parseInt(id[0]!, 16) < 5;
+  const modern = s.clientName === "cursor-vscode" && parseInt(id[1]!, 16) < 8;
   const respondMs = 4_000 + rng() * (url ? 240_000 : 60_000);
   const path: State[] = pathTo(state, url);
   const events: Event[] = [];
   let at = createdAt.getTime();
   let from: State | null = null;
   for (const to of path) {
-    events.push({ recordId: id, fromState: from, toState: to!, at: new Date(at), actorType: to === "revoked" ? "operator" : "system", actorId: to === "revoked" ? DEMO_OPERATORS[1]!.subject : "engine", reason: to === "revoked" ? "Stuck handle cleared" : null, detail: to === "validation_failed" ? { fields: ["to"], keywords: ["range"] } : {} });
+    const gone = disconnected && to === "cancelled";
+    events.push({ recordId: id, fromState: from, toState: to!, at: new Date(at), actorType: to === "revoked" ? "operator" : "system", actorId: to === "revoked" ? DEMO_OPERATORS[1]!.subject : gone ? "client-disconnect" : "engine", reason: to === "revoked" ? "Stuck handle cleared" : gone ? CLIENT_DISCONNECTED : null, detail: to === "validation_failed" ? { fields: ["to"], keywords: ["range"] } : {} });
     from = to!;
     at += to === "created" ? 5 : respondMs / Math.max(1, path.length - 2);
   }
@@ -249,10 +256,11 @@ function makeRecord(rng: Rng, s: Session, now: Date, forced?: { state: State; ur
       needKind: url ? "grant" : "field",
       subject: s.subject,
       tenantId: s.tenantId,
-      sessionId: s.id,
+      sessionId: modern ? null : s.id,
       clientName: s.clientName,
       clientVersion: s.clientVersion,
-      protocolVersion: s.protocolVersion,
+      protocolVersion: modern ? MODERN_PROTOCOL_VERSION : s.protocolVersion,
+      endReason: disconnected ? CLIENT_DISCONNECTED : null,
       requestMethod: "tools/call",
       requestId: String(Math.floor(rng() * 1000)),
       toolName: tool,

@@ -11,9 +11,21 @@ import { abuseConfig } from "@/lib/abuse/config";
 import { logger } from "@/lib/log/logger";
 import type { EngineConfig } from "./config";
 import { countElicitationFinished } from "@/lib/metrics/elicitation-counters";
+import { MODERN_PROTOCOL_VERSION } from "./wire";
 
 /** Extra time after the form timeout before a record counts as abandoned. */
 export const RECONCILE_GRACE_MS = 60_000;
+
+/**
+ * Why a form record nobody answered was closed. A 2025-11-25 record is answered inside the call
+ * that sent it, so one still open past the timeout means that call's instance stopped. A
+ * 2026-07-28 call ends at once with a sealed requestState that expires with the form timeout; a
+ * client that never retries sends no signal, so its record ends here as timed_out ("nobody answered
+ * in time", as in the other era), never as a disconnect.
+ */
+const FORM_TIMED_OUT_REASON = sql`case when moved.protocol_version = ${MODERN_PROTOCOL_VERSION}
+  then 'the request state expired and no retry arrived'
+  else 'no outcome was recorded before the timeout: the instance handling the request stopped' end`;
 
 export interface ReconcileResult {
   timedOut: number;
@@ -24,14 +36,14 @@ export interface ReconcileResult {
  * Moves every record that matches `stale` to `to` and writes its event (with the state it really
  * left), in one statement; rows another instance is already moving are skipped, not waited for.
  */
-async function closeWhere(db: Db, stale: SQL, to: "timed_out" | "expired", reason: string, at: string): Promise<number> {
+async function closeWhere(db: Db, stale: SQL, to: "timed_out" | "expired", reason: string | SQL, at: string): Promise<number> {
   const [row] = rowsOf<{ n: number }>(
     await db.execute(sql`
       with stale as (
-        select id, state from elicitation_records where ${stale} for update skip locked
+        select id, state, protocol_version from elicitation_records where ${stale} for update skip locked
       ), moved as (
         update elicitation_records r set state = ${to}::elicitation_state, finished_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
-        from stale where r.id = stale.id returning r.id, stale.state as from_state
+        from stale where r.id = stale.id returning r.id, stale.state as from_state, stale.protocol_version
       ), ev as (
         insert into elicitation_events (record_id, from_state, to_state, at, actor_type, actor_id, reason, detail)
         select id, from_state, ${to}::elicitation_state, ${at}::timestamptz, 'system', 'reconciler', ${reason}, '{}'::jsonb from moved
@@ -46,7 +58,7 @@ export async function reconcileStaleRecords(db: Db, config: Pick<EngineConfig, "
   const formCutoff = new Date(now.getTime() - config.formTimeoutMs - RECONCILE_GRACE_MS).toISOString();
   const at = now.toISOString();
   const result = {
-    timedOut: await closeWhere(db, sql`mode = 'form' and state in ('sent', 'accepted') and sent_at < ${formCutoff}::timestamptz`, "timed_out", "no outcome was recorded before the timeout: the instance handling the request stopped", at),
+    timedOut: await closeWhere(db, sql`mode = 'form' and state in ('sent', 'accepted') and sent_at < ${formCutoff}::timestamptz`, "timed_out", FORM_TIMED_OUT_REASON, at),
     expired: await closeWhere(db, sql`mode = 'url' and state in ('sent', 'accepted', 'opened') and expires_at < ${at}::timestamptz`, "expired", "link expired unused", at),
   };
   countElicitationFinished("form", "timed_out", result.timedOut);

@@ -54,7 +54,7 @@ export interface Transition {
   actor?: { type: "operator" | "system" | "subject"; id: string };
   reason?: string;
   detail?: Record<string, unknown>;
-  set?: Partial<Pick<ElicitationRecord, "validationErrors" | "respondedAt" | "finishedAt" | "droppedContentCount" | "lateCallbackAt" | "stateHash" | "nonceHash" | "pkceVerifierSealed">>;
+  set?: Partial<Pick<ElicitationRecord, "validationErrors" | "respondedAt" | "finishedAt" | "droppedContentCount" | "lateCallbackAt" | "endReason" | "stateHash" | "nonceHash" | "pkceVerifierSealed">>;
 }
 
 const TERMINAL: RecordState[] = ["not_sent", "completed", "validation_failed", "declined", "cancelled", "timed_out", "failed", "revoked", "expired"];

@@ -6,12 +6,16 @@
 //   (WireSuspendedError becomes an `input_required` result with a sealed requestState); the
 //   client's retry carries the answer, and the adapter hands it back through `resumed()`, so the
 //   engine continues at the same record instead of writing a new one.
+import type { ElicitationRecord } from "@/db/schema";
 import type { FormSchema } from "./needs";
 
 export interface FormAnswer {
   action: "accept" | "decline" | "cancel";
   content?: Record<string, unknown>;
 }
+
+/** The stateless, multi-round-trip revision; its records carry this protocol_version. */
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";
 
 export class WireTimeoutError extends Error {
   override name = "WireTimeoutError";
@@ -30,8 +34,11 @@ export class WireDisconnectedError extends WireAbortedError {
   override name = "WireDisconnectedError";
 }
 
-/** The event reason of a record cancelled because its client went away (issue 19). */
-export const CLIENT_DISCONNECTED = "client_disconnected";
+/**
+ * The event reason, and the record's end reason, of a record cancelled because its client went away
+ * (issue 19). One of the schema's `end_reason` values.
+ */
+export const CLIENT_DISCONNECTED = "client_disconnected" as const satisfies NonNullable<ElicitationRecord["endReason"]>;
 
 export class WireRefusedError extends Error {
   override name = "WireRefusedError";
@@ -52,9 +59,21 @@ export interface AskStep {
   needKey: string;
 }
 
+/**
+ * A form answer this call already settled (validated, its record completed) in an earlier round of
+ * the same multi-round-trip call. 2026-07-28 keeps no session, so a workflow with a second need
+ * gets its first answer back from the sealed requestState, never from the store (which holds no
+ * values). Re-validated, never re-recorded, when the workflow reaches that need again.
+ */
+export interface CarriedAnswer {
+  needKey: string;
+  recordId: string;
+  content: Record<string, unknown>;
+}
+
 export type SuspendedAsk =
-  | (AskStep & { kind: "form"; params: { message: string; requestedSchema: FormSchema } })
-  | (AskStep & { kind: "url"; params: { message: string; url: string } });
+  | (AskStep & { kind: "form"; params: { message: string; requestedSchema: FormSchema }; carried?: CarriedAnswer[] })
+  | (AskStep & { kind: "url"; params: { message: string; url: string }; carried?: CarriedAnswer[] });
 
 /**
  * Thrown by a multi-round-trip wire instead of waiting: the call ends here and the answer arrives
@@ -84,7 +103,11 @@ export function endsCallOnWire(err: unknown): err is WireSuspendedError | WireCa
   return err instanceof WireSuspendedError || err instanceof WireCapabilityMissingError;
 }
 
-export type ResumedAnswer = (AskStep & { kind: "form"; answer: FormAnswer }) | (AskStep & { kind: "url"; answer: UrlAnswer });
+/** `carried`: answers settled in earlier rounds of the same call, from the verified sealed state. */
+export type ResumedAnswer = (AskStep & { kind: "form"; answer: FormAnswer; carried?: CarriedAnswer[] }) | (AskStep & { kind: "url"; answer: UrlAnswer; carried?: CarriedAnswer[] });
+
+/** What the wire hands the engine for a need: a fresh answer to settle, or one settled in an earlier round. */
+export type ResumedFor = ResumedAnswer | (AskStep & { kind: "settled"; content: Record<string, unknown> });
 
 export interface WireAdapter {
   /** Sends a form elicitation and waits for the answer. Throws the Wire* errors above. */
@@ -95,7 +118,9 @@ export interface WireAdapter {
    * The answer this request carries for an earlier ask of the same need (multi-round-trip only):
    * its record id comes from verified, sealed state, never from the client's say-so.
    */
-  resumed?(kind: "form" | "url", needKey: string): ResumedAnswer | undefined;
+  resumed?(kind: "form" | "url", needKey: string): ResumedFor | undefined;
+  /** A form answer was validated and its record completed: a multi-round-trip wire carries it into later rounds. */
+  settled?(answer: CarriedAnswer): void;
   /** The router found no way to ask this client (no mode, no way round); see WireCapabilityMissingError. */
   unavailable?(ask: SuspendedAsk): void;
 }

@@ -85,7 +85,7 @@ async function callOrResume(ctx: ModernGatewayContext, rctx: ServerContext, expo
   parked.set(event.ask.recordId, call);
   const request = event.ask.kind === "form" ? inputRequired.elicit({ mode: "form", message: event.ask.params.message, requestedSchema: event.ask.params.requestedSchema as never }) : inputRequired.elicitUrl({ message: event.ask.params.message, url: event.ask.params.url });
   const expiresAt = Date.now() + engineConfig().formTimeoutMs;
-  const requestState = sealRequestState(ctx.stateKey, { subject: ctx.principal.subject, tenant: ctx.principal.tenant, tool: exposed, argsHash, recordId: event.ask.recordId, needKey: event.ask.needKey, kind: event.ask.kind, expiresAt });
+  const requestState = sealRequestState(ctx.stateKey, { subject: ctx.principal.subject, tenant: ctx.principal.tenant, clientId: ctx.principal.clientId, tool: exposed, argsHash, recordId: event.ask.recordId, needKey: event.ask.needKey, kind: event.ask.kind, expiresAt });
   return inputRequired({ inputRequests: { [event.ask.needKey]: request }, requestState });
 }
 

@@ -32,6 +32,8 @@ interface LiveSession extends SweptSession {
   server: McpServer;
   principal: McpPrincipal;
   presence: ClientPresence;
+  /** The protocol version negotiated at initialize: every later request must carry exactly it. */
+  protocolVersion: string;
 }
 
 const sessions = liveSessions<LiveSession>();
@@ -112,6 +114,13 @@ function endpointHandler(options: McpEndpointOptions, modern: ModernEndpoint) {
       if (!live || live.principal.subject !== principal.subject || live.principal.tenant !== principal.tenant) {
         return fail(404, -32001, "session not found");
       }
+      // The header, when sent, must name the version this session negotiated (the spec's 400 for a
+      // mismatch): an older revision's rules must not be claimed half-way through a session. A
+      // request without it is taken as the session's version, as the transport itself does.
+      const claimed = req.headers["mcp-protocol-version"];
+      if (claimed !== undefined && claimed !== live.protocolVersion) {
+        return fail(400, -32000, `Bad Request: MCP-Protocol-Version ${String(claimed).slice(0, 40)} does not match this session's negotiated version ${live.protocolVersion}`);
+      }
       live.principal = principal;
       track(live, req, res, body);
       return live.transport.handleRequest(Object.assign(req, { auth: authInfo(principal) }), res, body);
@@ -155,7 +164,7 @@ function endpointHandler(options: McpEndpointOptions, modern: ModernEndpoint) {
       });
     }
     const now = Date.now();
-    const live = { principal, lastActivity: now, persistedActivity: now, inFlight: 0, presence: clientPresence() } as LiveSession;
+    const live = { principal, lastActivity: now, persistedActivity: now, inFlight: 0, presence: clientPresence(), protocolVersion } as LiveSession;
     live.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: (sessionId) => {

@@ -72,6 +72,14 @@ export async function guardMcpRequest(req: http.IncomingMessage, res: http.Serve
     logger.info({ event: "mcp.origin_refused" }, "request from a foreign origin refused");
     return refuse(403, -32000, "forbidden: requests from this origin are not allowed");
   }
+  // No JSON-RPC batches: MCP removed them in 2025-06-18 and neither revision served here has them.
+  // Refused whole, before any check or limit is spent on its contents, so one HTTP request can never
+  // carry more than one call past the per-subject rate limit (id null: the batch is not a request).
+  if (Array.isArray(body)) {
+    logger.info({ event: "mcp.batch_refused", messages: body.length }, "JSON-RPC batch refused");
+    writeJsonRpcError(res, 400, -32600, "invalid request: batching is not supported; send one JSON-RPC message per HTTP request");
+    return { ok: false };
+  }
   const byAddress = await options.limiter.consume("address", clientAddress(req, options.trustProxy));
   if (!byAddress.ok) return refuse(429, -32000, byAddress.message, { "retry-after": String(byAddress.retryAfterSeconds) });
 

@@ -12,7 +12,7 @@ import { resolveFlow, type FlowContext } from "@/lib/policy/resolve-flow";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
 import { DESCRIBE_CAPABILITIES_TOOL, describeCapabilities } from "@/lib/workflows/describe-capabilities";
-import { argumentsSchema } from "@/lib/workflows/arguments";
+import { argumentsSchema, NO_ARGUMENTS } from "@/lib/workflows/arguments";
 import { servedWorkflows } from "@/lib/workflows/registry";
 import type { WorkflowDefinition } from "@/lib/workflows/types";
 import { attachGateway } from "@/lib/gateway/legacy-hook";
@@ -33,6 +33,8 @@ export interface SessionContext {
 }
 
 // One converted input schema per workflow for the life of the process, not one per session.
+// Closed (lib/workflows/arguments.ts): an undeclared argument is refused before the tool runs.
+const NO_ARGUMENTS_SCHEMA = z.fromJSONSchema(NO_ARGUMENTS as never) as z.ZodType<Record<string, unknown>>;
 const inputSchemas = new Map<string, z.ZodType<Record<string, unknown>>>();
 function inputSchemaFor(wf: WorkflowDefinition): z.ZodType<Record<string, unknown>> {
   let schema = inputSchemas.get(wf.name);
@@ -56,7 +58,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
 
   server.registerTool(
     DESCRIBE_CAPABILITIES_TOOL.name,
-    { title: DESCRIBE_CAPABILITIES_TOOL.title, description: DESCRIBE_CAPABILITIES_TOOL.description, inputSchema: {}, annotations: DESCRIBE_CAPABILITIES_TOOL.annotations },
+    { title: DESCRIBE_CAPABILITIES_TOOL.title, description: DESCRIBE_CAPABILITIES_TOOL.description, inputSchema: NO_ARGUMENTS_SCHEMA, annotations: DESCRIBE_CAPABILITIES_TOOL.annotations },
     async () => {
       const { caps, client, modes } = facts();
       const report = await describeCapabilities(ctx.policy, {

@@ -1,5 +1,5 @@
 // What engaging a kill switch would do right now, for the confirmation step: how many unfinished
-// URL handles it revokes, and how many form requests in flight it lets end on their own. Besides
+// URL handles and how many form requests in flight it revokes (lib/policy/kill-switch.ts). Besides
 // global and per mode, one entry per workflow (`workflow:NAME`, every client profile's flow).
 import { count, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
@@ -9,7 +9,7 @@ import { UNFINISHED } from "@/lib/elicitation/revoke";
 export interface KillSwitchImpact {
   scope: string;
   urlHandlesRevoked: number;
-  formRequestsDrained: number;
+  formRequestsRevoked: number;
 }
 
 export async function killSwitchImpact(db: Db): Promise<KillSwitchImpact[]> {
@@ -27,9 +27,9 @@ export async function killSwitchImpact(db: Db): Promise<KillSwitchImpact[]> {
   const form = Number(rows.find((r) => r.mode === "form")?.n ?? 0);
   const of = (workflow: string, mode: "url" | "form") => Number(byWorkflow.find((r) => r.workflow === workflow && r.mode === mode)?.n ?? 0);
   return [
-    { scope: "global", urlHandlesRevoked: url, formRequestsDrained: form },
-    { scope: "mode:form", urlHandlesRevoked: 0, formRequestsDrained: form },
-    { scope: "mode:url", urlHandlesRevoked: url, formRequestsDrained: 0 },
-    ...workflows.map(({ workflow }) => ({ scope: `workflow:${workflow}`, urlHandlesRevoked: of(workflow, "url"), formRequestsDrained: of(workflow, "form") })),
+    { scope: "global", urlHandlesRevoked: url, formRequestsRevoked: form },
+    { scope: "mode:form", urlHandlesRevoked: 0, formRequestsRevoked: form },
+    { scope: "mode:url", urlHandlesRevoked: url, formRequestsRevoked: 0 },
+    ...workflows.map(({ workflow }) => ({ scope: `workflow:${workflow}`, urlHandlesRevoked: of(workflow, "url"), formRequestsRevoked: of(workflow, "form") })),
   ];
 }

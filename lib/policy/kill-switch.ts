@@ -50,12 +50,11 @@ export async function engageKillSwitch(db: Db, actor: Actor, input: { scope: str
       targetId: scope,
       detail: { reason, expires_at: input.expiresAt?.toISOString() ?? null },
     });
-    // Unfinished URL handles in scope are revoked with it: an open connect link must not outlive
-    // the decision to stop. (Form requests in flight end with their request.)
-    const target = scope.startsWith("flow:") ? { flowId: scope.slice(5) } : scope.startsWith("workflow:") ? { workflow: scope.slice(9) } : scope.startsWith("upstream:") ? { upstreamId: scope.slice(9) } : {};
-    if (scope === "global" || scope === "mode:url" || scope.startsWith("flow:") || scope.startsWith("workflow:") || scope.startsWith("upstream:")) {
-      await revokeRecordsTx(tx, actor, { pending: { mode: "url", ...target } }, `kill switch ${scope}: ${reason}`);
-    }
+    // Unfinished records in scope are revoked with it, URL handles and form requests alike: an
+    // open connect link must not outlive the decision to stop, and a form answered after it must
+    // not be used (the engine also re-reads the policy when an answer arrives).
+    const target = scope.startsWith("flow:") ? { flowId: scope.slice(5) } : scope.startsWith("workflow:") ? { workflow: scope.slice(9) } : scope.startsWith("upstream:") ? { upstreamId: scope.slice(9) } : scope.startsWith("mode:") ? { mode: scope.slice(5) as "form" | "url" } : {};
+    await revokeRecordsTx(tx, actor, { pending: target }, `kill switch ${scope}: ${reason}`);
     return row!;
   });
 }

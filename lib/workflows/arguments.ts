@@ -8,27 +8,33 @@ import type { WorkflowDefinition } from "./types";
 export interface ArgumentsSchema {
   type: "object";
   properties: Record<string, Record<string, unknown>>;
+  additionalProperties: false;
 }
+
+/** The input of a tool that takes no arguments at all (describe_capabilities). */
+export const NO_ARGUMENTS: ArgumentsSchema = { type: "object", properties: {}, additionalProperties: false };
 
 function fieldNeeds(wf: WorkflowDefinition): FieldNeed[] {
   return wf.needs.filter((n): n is FieldNeed => n.kind === "field");
 }
 
 /**
- * What the tool lists as its input: every form field of its field needs, each optional. Without
- * `default`s (a schema library would fill them in, and a filled-in value is not one the person
- * gave) and without `additionalProperties`, so that an unknown argument reaches the engine's own
- * validation and is refused there by keyword, like an unknown field in a form answer.
+ * What the tool lists as its input: every form field of its field needs, each optional, and
+ * nothing else (`additionalProperties: false`, for every tool, the ones without fields included):
+ * an argument the tool does not declare, say `password` or `token` sent to a tool that takes none,
+ * is refused by the SDK's input validation before the tool runs, the same way in both revisions.
+ * Without `default`s: a schema library would fill them in, and a filled-in value is not one the
+ * person gave.
  */
 export function argumentsSchema(wf: WorkflowDefinition): ArgumentsSchema {
-  const properties: Record<string, Record<string, unknown>> = {};
+  const properties: Record<string, Record<string, unknown>> = { ...wf.extraArguments };
   for (const need of fieldNeeds(wf)) {
     for (const [name, prop] of Object.entries(need.schema.properties)) {
       const { default: _default, ...rest } = prop;
       properties[name] = rest;
     }
   }
-  return { type: "object", properties };
+  return { type: "object", properties, additionalProperties: false };
 }
 
 /**

@@ -27,6 +27,8 @@ export function unansweredResult(outcome: Exclude<AskOutcome, { status: "answere
       return textResult(`You ${outcome.previous} this less than ${opts.cooldownMinutes} minutes ago, so you are not asked again yet. Nothing was done.${sooner}`, { ...base, previous: outcome.previous });
     case "invalid":
       return textResult(`The answer was not accepted (${outcome.errors.map((e) => `${e.field}: ${e.keyword}`).join("; ")}). Nothing was done; call the tool again to retry.`, { ...base, errors: outcome.errors }, true);
+    case "revoked":
+      return textResult(`Stopped: ${outcome.reason}. Your answer arrived after that and was not used. Nothing was done.`, { ...base, reason: outcome.reason }, true);
     case "failed":
       return textResult(`The client could not be asked (${outcome.reason}). Nothing was done.`, base, true);
     case "fallback":

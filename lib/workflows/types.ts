@@ -39,6 +39,11 @@ export interface WorkflowDefinition {
   annotations: ToolAnnotations;
   /** Declared up front: what the workflow may need, classified. Shown by describe_capabilities. */
   needs: Need[];
+  /**
+   * Arguments the tool takes besides its form fields (JSON Schema per name), listed and accepted but
+   * never asked. Anything neither here nor a form field is refused (lib/workflows/arguments.ts).
+   */
+  extraArguments?: Record<string, Record<string, unknown>>;
   run(rt: WorkflowRuntime): Promise<CallToolResult>;
 }
 

@@ -1,32 +1,34 @@
-// The official conformance suite (@modelcontextprotocol/conformance) against /api/mcp, for the
-// 2026-07-28 requirements and the 2025-11-25 ones, with the fixture tools enabled
-// (MCP_CONFORMANCE_FIXTURES=true). The suite cannot send an Authorization header, so a loopback
-// proxy adds a real bearer token. Every scenario passes or is listed, with its reason, in the
-// revision's baseline file; the suite's own exit code checks both directions.
+// The official conformance suite (@modelcontextprotocol/conformance) against /api/mcp of the
+// production build (`next build` output served by `ctl serve`, on a fresh deployment store, as
+// the drills run it: bench/deployment.ts), for the 2026-07-28 requirements and the 2025-11-25 ones,
+// with the fixture tools enabled (MCP_CONFORMANCE_FIXTURES=true). The suite cannot send an
+// Authorization header, so a loopback proxy adds a real bearer token. Every scenario passes or is
+// listed, with its reason, in the revision's baseline file; the suite's own exit code checks both
+// directions. `npm test` builds once before this layer; `npm run test:conformance` builds first.
 import { spawn } from "node:child_process";
 import http from "node:http";
 import type net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
-import { seedDemo } from "@/lib/demo/seed";
-import { startAppServer, type TestAppServer } from "../helpers/app-server";
-import { createTestStore, type TestStore } from "../helpers/test-store";
+import { freePort, prepareDeployment, requireBuild, startInstance, type Deployment, type Instance } from "../../bench/deployment";
+import { tokenMinter } from "../../bench/load";
 import { conformanceTools } from "./tools";
 
 const root = path.resolve(import.meta.dirname, "../..");
-let t: TestStore;
-let app: TestAppServer;
+const FIXTURES = { MCP_CONFORMANCE_FIXTURES: "true", ELICITATION_COOLDOWN_SECONDS: "0" };
+let dep: Deployment | undefined;
+let app: Instance | undefined;
 let proxy: http.Server;
 let url: string;
 
 beforeAll(async () => {
-  Object.assign(process.env, { MCP_CONFORMANCE_FIXTURES: "true", ELICITATION_COOLDOWN_SECONDS: "0" });
-  t = await createTestStore();
-  await seedDemo(t.store.db, { records: 2 });
-  app = await startAppServer(t.store.db);
-  const resource = `${app.baseUrl}/api/mcp`;
-  const token = await mintMcpAccessToken(createDevProvider(), { subject: "user-conformance", tenant: "acme", ttlSeconds: 3600, mcpResource: resource });
+  requireBuild();
+  // The deployment's seed serves flows for every served workflow: the fixtures included.
+  Object.assign(process.env, FIXTURES);
+  const port = await freePort();
+  dep = await prepareDeployment(`http://localhost:${port}`, { postgres: process.env.DATABASE_URL || undefined });
+  app = await startInstance(dep, { port, env: FIXTURES });
+  const token = await tokenMinter(dep.dataDir, app.baseUrl, dep.secrets)("user-conformance");
   const target = new URL(app.baseUrl);
   proxy = http.createServer((req, res) => {
     const headers = { ...req.headers, host: target.host, authorization: `Bearer ${token}` };
@@ -43,8 +45,8 @@ beforeAll(async () => {
 afterAll(async () => {
   proxy?.closeAllConnections();
   await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
-  await app?.close();
-  await t?.dispose();
+  await app?.stop();
+  await dep?.dispose();
 });
 
 function run(node: string, args: string[]): Promise<{ code: number | null; out: string }> {

@@ -11,6 +11,7 @@ import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provid
 import { seedDemo } from "@/lib/demo/seed";
 import { recordEvents } from "@/lib/elicitation/records";
 import { liveSessions } from "@/lib/mcp/live-sessions";
+import { rollupDrift } from "@/lib/metrics/rollup-check";
 import { startAppServer, type TestAppServer } from "../helpers/app-server";
 import { connectClient } from "../helpers/mcp-client";
 import { createTestStore, type TestStore } from "../helpers/test-store";
@@ -41,6 +42,9 @@ async function endedByDisconnect(subject: string) {
   const [record] = await recordsOf(subject);
   const events = await recordEvents(t.store.db, record!.id);
   expect(events.at(-1)).toMatchObject({ fromState: "sent", toState: "cancelled", reason: "client_disconnected", actorType: "system" });
+  // The record itself says so (the rollup, overview and metrics count it apart from a person's cancel).
+  expect(record!.endReason).toBe("client_disconnected");
+  expect(await rollupDrift(t.store.db)).toEqual([]);
   return record!;
 }
 
@@ -95,6 +99,13 @@ describe("a client that goes away ends its elicitation", () => {
     expect(liveSessions().has(sid)).toBe(false);
     await c.close();
     await call;
+
+    // No person cancelled, so the cool-down does not answer for them: calling again asks again.
+    const again = await connectClient(resource, await token(subject), { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "decline" }) });
+    expect((await again.call("generate_report")).structured).toMatchObject({ outcome: "declined" });
+    expect(again.received).toHaveLength(1);
+    expect((await recordsOf(subject)).map((r) => r.state).sort()).toEqual(["cancelled", "declined"]);
+    await again.close();
   });
 
   it("a person's cancel stays a person's cancel", async () => {
@@ -105,6 +116,10 @@ describe("a client that goes away ends its elicitation", () => {
     const events = await recordEvents(t.store.db, record!.id);
     expect(events.at(-1)).toMatchObject({ toState: "cancelled", actorType: "subject" });
     expect(events.at(-1)?.reason).not.toBe("client_disconnected");
+    expect(record!.endReason).toBeNull();
+    // A person's cancel starts the cool-down: the next call is answered without asking.
+    expect((await c.call("generate_report")).structured).toMatchObject({ outcome: "repeat_prevented", record: record!.id });
+    expect(c.received).toHaveLength(1);
     await c.close();
   });
 });

@@ -56,7 +56,6 @@ describe.each(["v1", "v2-pinned"] as const)("form fields as arguments, %s client
     ["a domain rule (to before from)", { environment: "staging", format: "pdf", from: "2026-10-31", to: "2026-10-01" }, { field: "to", keyword: "order" }],
     ["a credential shape in the title", { environment: "staging", format: "pdf", title: "ghp_8fK2mQ9xL4vR7tZ1wN6pB3sD5hJ0yC2eA9uX" }, { field: "title" }],
     ["a required field missing", { environment: "staging" }, { field: "format", keyword: "required" }],
-    ["an unknown argument", { environment: "staging", format: "pdf", password: "hunter2" }, { field: "(unexpected)", keyword: "additionalProperties" }],
   ])("refuses %s exactly as a form answer would be refused, and generates nothing", async (_name, args, issue) => {
     const u = await user();
     const c = await client(kind, u.token, {});
@@ -66,6 +65,18 @@ describe.each(["v1", "v2-pinned"] as const)("form fields as arguments, %s client
     expect(r.text).toMatch(/^The arguments were not accepted \(.*\)\. Nothing was done/);
     expect(r.text).not.toMatch(/ghp_|hunter2/);
     expect(r.structured.report).toBeUndefined();
+    await c.close();
+  });
+
+  it("an unknown argument is refused by the closed input schema before anything runs (tests/integration/mcp-red-team.test.ts covers every tool)", async () => {
+    const u = await user();
+    const c = await client(kind, u.token, {});
+    const r = await c.call("generate_report", { environment: "staging", format: "pdf", password: "hunter2" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/Input validation error: Invalid arguments for tool generate_report/);
+    expect(r.text).not.toContain("hunter2");
+    expect(r.structured.report).toBeUndefined();
+    expect(await records(u.subject)).toHaveLength(0);
     await c.close();
   });
 
@@ -149,9 +160,9 @@ describe("prototype keys in arguments (2026-07-28, hand-built)", () => {
     for (const key of ["__proto__", "constructor"]) {
       const args = JSON.parse(`{"environment":"staging","format":"pdf","${key}":{"polluted":true}}`) as Record<string, unknown>;
       const r = await callTool(resource, u.token, "generate_report", { args, capabilities: {} });
-      // Refused as an unknown argument, or dropped before the tool runs; never used, never polluting.
+      // Refused as an unknown argument by the closed input schema, or dropped before the tool runs; never used, never polluting.
       if (r.result?.isError !== true) expect(r.result).toMatchObject({ structuredContent: { report: { environment: "staging", format: "pdf", title: null } } });
-      else expect(r.result).toMatchObject({ structuredContent: { outcome: "invalid_arguments", errors: [{ field: "(unexpected)" }] } });
+      else expect(JSON.stringify(r.result!.content)).toMatch(/Input validation error: Invalid arguments for tool generate_report/);
       expect(JSON.stringify(r.result)).not.toContain("polluted");
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       expect(Object.prototype).not.toHaveProperty("polluted");

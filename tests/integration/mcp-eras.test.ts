@@ -191,6 +191,20 @@ describe.each(KINDS)("URL mode, %s client", (kind, protocolVersion) => {
     await c.close();
   });
 
+  it("an invalid URL-mode answer (accept with content): the content is dropped and counted, never stored, and grants nothing", async () => {
+    await resetAlice();
+    const canary = `canary-url-content-${++n}`;
+    const token = await mintMcpAccessToken(createDevProvider(), { ...ALICE, ttlSeconds: 600, mcpResource: resource });
+    const c = await connect(kind, token, { elicitation: { form: {}, url: {} } }, () => ({ action: "accept", content: { token: canary } }));
+    const outcome = (await c.call("list_repositories")).structured;
+    const rows = await t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, ALICE.subject));
+    expect(JSON.stringify(rows)).not.toContain(canary);
+    expect(outcome).toMatchObject({ outcome: "connect_pending" });
+    expect(await getRecord(t.store.db, String(outcome.elicitationId))).toMatchObject({ state: "accepted", protocolVersion, droppedContentCount: 1 });
+    expect(await grants()).toBe(0);
+    await c.close();
+  });
+
   it("accept without finishing in the browser: the call says the connection is pending, and a retry offers the same record", async () => {
     await resetAlice();
     const token = await mintMcpAccessToken(createDevProvider(), { ...ALICE, ttlSeconds: 600, mcpResource: resource });

@@ -181,23 +181,15 @@ describe("JSON-RPC errors carry the request id", () => {
     }
   });
 
-  it("a batch gets one error per request in it (notifications get none); a batch with no request gets one error with id null", async () => {
-    const res = await post(
-      [
-        { jsonrpc: "2.0", id: 1, method: "tools/list" },
-        { jsonrpc: "2.0", method: "notifications/initialized" },
-        { jsonrpc: "2.0", id: "b", method: "tools/list" },
-      ],
-      {},
-    );
-    expect(res.status).toBe(401);
-    const answer = (await res.json()) as Array<{ id: unknown; error: { code: number } }>;
-    expect(answer.map((a) => a.id)).toEqual([1, "b"]);
-    expect(answer.every((a) => a.error.code === -32001)).toBe(true);
-    for (const batch of [[], [{ jsonrpc: "2.0", method: "notifications/initialized" }]]) {
-      const empty = await post(batch, {});
-      expect(empty.status).toBe(401);
-      expect((await empty.json()).id).toBeNull();
+  it("a JSON-RPC batch is refused whole (400, -32600, id null) before the token is even looked at: neither revision has batching", async () => {
+    for (const auth of [{}, { authorization: `Bearer ${await token()}` }]) {
+      for (const batch of [[{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: "b", method: "tools/list" }], [], [initialize(5)]]) {
+        const before = await sessionRows();
+        const res = await post(batch, auth);
+        expect(res.status).toBe(400);
+        expect(await res.json()).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "invalid request: batching is not supported; send one JSON-RPC message per HTTP request" }, id: null });
+        expect(await sessionRows()).toBe(before);
+      }
     }
   });
 

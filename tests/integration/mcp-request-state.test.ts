@@ -9,7 +9,8 @@ import { completeCallback, continueConnect } from "@/lib/connect/flow";
 import { seedDemo } from "@/lib/demo/seed";
 import { engineConfig } from "@/lib/elicitation/config";
 import { reconcileStaleRecords, RECONCILE_GRACE_MS } from "@/lib/elicitation/reconcile";
-import { getRecord } from "@/lib/elicitation/records";
+import { getRecord, recordEvents } from "@/lib/elicitation/records";
+import { rollupDrift } from "@/lib/metrics/rollup-check";
 import { startAppServer, type TestAppServer } from "../helpers/app-server";
 import { callTool, type RawAnswer } from "../helpers/mcp-modern-raw";
 import { loginAtProvider } from "../helpers/provider-login";
@@ -95,7 +96,7 @@ describe("refused states change nothing and are audited", () => {
   it("garbage and oversized states", async () => {
     const u = await user();
     const { key, recordId } = await firstRound(u);
-    for (const bad of ["", "v1.", "v1.!!!!", "v2.AAAA", `v1.${"A".repeat(5000)}`, "__proto__", "constructor"]) {
+    for (const bad of ["", "v1.", "v1.!!!!", "v2.AAAA", `v1.${"A".repeat(20000)}`, "__proto__", "constructor"]) {
       expectRefused(await callTool(resource, u.token, "generate_report", { retry: { requestState: bad, inputResponses: accept(key) } }), "malformed");
     }
     expect(await records(u.subject)).toMatchObject([{ id: recordId, state: "sent" }]);
@@ -136,7 +137,7 @@ describe("refused states change nothing and are audited", () => {
     const alice = await user();
     const mallory = await user();
     const { state, key, recordId } = await firstRound(alice);
-    expectRefused(await callTool(resource, mallory.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "other_user");
+    expectRefused(await callTool(resource, mallory.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "other_caller");
     expect(await records(mallory.subject)).toHaveLength(0);
     expect(await getRecord(t.store.db, recordId)).toMatchObject({ state: "sent" });
     expect(await refusals(mallory.subject)).toMatchObject([{ detail: { reason: "other_user" } }]);
@@ -148,7 +149,7 @@ describe("refused states change nothing and are audited", () => {
     const u = await user("acme");
     const other = await user("globex", u.subject);
     const { state, key, recordId } = await firstRound(u);
-    expectRefused(await callTool(resource, other.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "other_tenant");
+    expectRefused(await callTool(resource, other.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "other_caller");
     expect(await getRecord(t.store.db, recordId)).toMatchObject({ state: "sent" });
   });
 
@@ -179,9 +180,29 @@ describe("abandoned modern records", () => {
     await reconcileStaleRecords(t.store.db, cfg, new Date(Date.now() + cfg.formTimeoutMs - 1000));
     expect(await getRecord(t.store.db, recordId)).toMatchObject({ state: "sent" });
     await reconcileStaleRecords(t.store.db, cfg, new Date(Date.now() + cfg.formTimeoutMs + RECONCILE_GRACE_MS + 1000));
-    expect(await getRecord(t.store.db, recordId)).toMatchObject({ state: "timed_out" });
+    // "Nobody answered in time", as in the other era; not a disconnect, and said in this era's words.
+    expect(await getRecord(t.store.db, recordId)).toMatchObject({ state: "timed_out", endReason: null });
+    expect((await recordEvents(t.store.db, recordId)).at(-1)).toMatchObject({ toState: "timed_out", actorId: "reconciler", reason: "the request state expired and no retry arrived" });
     expectRefused(await callTool(resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "replayed");
     expect(await records(u.subject)).toHaveLength(1);
+    expect(await rollupDrift(t.store.db)).toEqual([]);
+  });
+
+  it("an abandoned URL request ends as expired at its link's expiry (the sealed state's expiry), as in the other era", async () => {
+    const u = await user();
+    const r = await callTool(resource, u.token, "list_repositories");
+    expect(r.result).toMatchObject({ resultType: "input_required" });
+    const [row] = await records(u.subject);
+    expect(row).toMatchObject({ mode: "url", state: "sent", protocolVersion: "2026-07-28" });
+    const cfg = engineConfig();
+    await reconcileStaleRecords(t.store.db, cfg, new Date(row!.expiresAt!.getTime() - 1000));
+    expect(await getRecord(t.store.db, row!.id)).toMatchObject({ state: "sent" });
+    await reconcileStaleRecords(t.store.db, cfg, new Date(row!.expiresAt!.getTime() + 1000));
+    expect(await getRecord(t.store.db, row!.id)).toMatchObject({ state: "expired", endReason: null });
+    expect((await recordEvents(t.store.db, row!.id)).at(-1)).toMatchObject({ toState: "expired", actorId: "reconciler" });
+    const [key] = Object.keys(r.result!.inputRequests!);
+    // (The state itself has not expired in real time here; its record has ended, so a retry is a replay.)
+    expectRefused(await callTool(resource, u.token, "list_repositories", { retry: { requestState: r.result!.requestState!, inputResponses: { [key!]: { action: "accept" } } } }), "replayed");
   });
 });
 
@@ -251,7 +272,7 @@ describe("URL mode: the retry finds the grant; a state never creates a second gr
     expect(declined.result).toMatchObject({ structuredContent: { outcome: "declined" } });
     expectRefused(await callTool(resource, u.token, "list_repositories", { retry: { requestState: state, inputResponses: { [key!]: { action: "accept" } } } }), "replayed");
     const mallory = await user("globex", "user-mallory-2001");
-    expectRefused(await callTool(resource, mallory.token, "list_repositories", { retry: { requestState: state, inputResponses: { [key!]: { action: "accept" } } } }), "other_user");
+    expectRefused(await callTool(resource, mallory.token, "list_repositories", { retry: { requestState: state, inputResponses: { [key!]: { action: "accept" } } } }), "other_caller");
     expect(await grants()).toBe(0);
   });
 });

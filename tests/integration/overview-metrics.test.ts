@@ -30,7 +30,7 @@ describe("overview aggregates", () => {
   it("computes rates and time-to-resume in SQL, and folds small groups", async () => {
     const rows = await healthByGroup(t.store.db, { period: "7d", by: "client" });
     expect(rows).toEqual([
-      { group: "Big Client 1", total: 8, completed: 6, declined: 2, cancelled: 0, validationFailed: 0, timedOut: 0, preventedRepeats: 0, resumeP50s: expect.any(Number), resumeP95s: expect.any(Number) },
+      { group: "Big Client 1", total: 8, completed: 6, declined: 2, cancelled: 0, clientDisconnected: 0, validationFailed: 0, timedOut: 0, preventedRepeats: 0, resumeP50s: expect.any(Number), resumeP95s: expect.any(Number) },
       expect.objectContaining({ group: "other (small groups)", total: 3, completed: 3, resumeP50s: null }),
     ]);
     expect(rows[0]!.resumeP50s).toBeGreaterThanOrEqual(4);

@@ -36,6 +36,14 @@ describe("demo seed", () => {
     expect(now.getTime() - new Date(span!.oldest).getTime()).toBeGreaterThan(25 * 86_400_000);
     expect(new Date(span!.newest).getTime()).toBeLessThanOrEqual(now.getTime());
 
+    // Both revisions, and cancels by a person and by a client that went away, for the overview to separate.
+    const revisions = await t.store.db.selectDistinct({ v: elicitationRecords.protocolVersion }).from(elicitationRecords);
+    expect(revisions.map((r) => r.v).sort()).toEqual(["2025-11-25", "2026-07-28"]);
+    const ends = await t.store.db.selectDistinct({ r: elicitationRecords.endReason }).from(elicitationRecords).where(sql`${elicitationRecords.state} = 'cancelled'`);
+    expect(ends.map((e) => e.r ?? "person").sort()).toEqual(["client_disconnected", "person"]);
+    const [modernWithSession] = await t.store.db.select({ n: count() }).from(elicitationRecords).where(sql`${elicitationRecords.protocolVersion} = '2026-07-28' and ${elicitationRecords.sessionId} is not null`);
+    expect(modernWithSession!.n).toBe(0);
+
     const counts = await storeCounts(t.store.db);
     expect(counts.records).toBe(4000);
     expect(counts.sessions).toBe(summary.sessions);

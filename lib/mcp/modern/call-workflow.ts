@@ -70,7 +70,7 @@ async function suspend(caller: CallerFacts, key: Buffer, tool: string, argsHash:
     expiresAt = record?.expiresAt?.getTime() ?? Date.now();
   }
   const request = inputRequest(ask);
-  const requestState = sealRequestState(key, { subject: caller.principal.subject, tenant: caller.principal.tenant, tool, argsHash, recordId: ask.recordId, needKey: ask.needKey, kind: ask.kind, expiresAt });
+  const requestState = sealRequestState(key, { subject: caller.principal.subject, tenant: caller.principal.tenant, clientId: caller.principal.clientId, tool, argsHash, recordId: ask.recordId, needKey: ask.needKey, kind: ask.kind, expiresAt, ...(ask.carried?.length ? { carried: ask.carried } : {}) });
   return inputRequired({ inputRequests: { [ask.needKey]: request }, requestState });
 }
 

@@ -16,7 +16,7 @@ import type { FormAnswer, ResumedAnswer } from "@/lib/elicitation/wire";
 import { logger } from "@/lib/log/logger";
 import { openRequestState, type StateRefusal } from "../request-state";
 
-export type ResumeRefusal = StateRefusal | "replayed" | "no_answer";
+export type ResumeRefusal = StateRefusal | "replayed" | "revoked" | "no_answer";
 
 export type ResumeCheck = { ok: true; resume: ResumedAnswer } | { ok: false; reason: ResumeRefusal; needKey?: string };
 
@@ -27,7 +27,7 @@ export async function checkResume(
   key: Buffer,
   q: { principal: McpPrincipal; tool: string; argsHash: string; state: string; inputResponses: Record<string, unknown> | undefined },
 ): Promise<ResumeCheck> {
-  const opened = openRequestState(key, q.state, { subject: q.principal.subject, tenant: q.principal.tenant, tool: q.tool, argsHash: q.argsHash });
+  const opened = openRequestState(key, q.state, { subject: q.principal.subject, tenant: q.principal.tenant, clientId: q.principal.clientId, tool: q.tool, argsHash: q.argsHash });
   if (!opened.ok) {
     if (opened.reason === "expired" && opened.claims?.kind === "form") {
       // The sealed state's expiry is this era's form timeout: the unanswered record ends here.
@@ -40,14 +40,21 @@ export async function checkResume(
   // The state is ours and bound to this caller, so a mismatch here means the record moved on
   // (answered, revoked, expired) since the state was issued: a replay, as far as the caller goes.
   const live = record && record.subject === c.subject && record.tenantId === c.tenant && record.toolName === c.tool && record.mode === c.kind && (c.kind === "form" ? record.state === "sent" : URL_LIVE.includes(record.state));
-  if (!live) return refuse(db, q, "replayed", c.recordId);
+  if (!live) {
+    // Ended by a kill switch, a flow rollback or an operator while the person was answering: said
+    // so plainly, not as a replay (the answer is refused all the same).
+    const revoked = record && record.subject === c.subject && record.tenantId === c.tenant && record.state === "revoked";
+    return refuse(db, q, revoked ? "revoked" : "replayed", c.recordId);
+  }
 
   const answer = parseAnswer(q.inputResponses?.[c.needKey]);
   if (!answer) return refuse(db, q, "no_answer", c.recordId, c.needKey);
-  if (c.kind === "form") return { ok: true, resume: { kind: "form", recordId: c.recordId, needKey: c.needKey, answer } };
+  // Answers settled in earlier rounds of this call ride along (sealed, so ours; the engine checks their records again).
+  const carried = c.carried ? { carried: c.carried } : {};
+  if (c.kind === "form") return { ok: true, resume: { kind: "form", recordId: c.recordId, needKey: c.needKey, answer, ...carried } };
   // A URL-mode result carries no content; anything sent with it is dropped (and counted).
   const dropped = answer.content !== undefined && Object.keys(answer.content).length > 0;
-  return { ok: true, resume: { kind: "url", recordId: c.recordId, needKey: c.needKey, answer: { action: answer.action, droppedContent: dropped } } };
+  return { ok: true, resume: { kind: "url", recordId: c.recordId, needKey: c.needKey, answer: { action: answer.action, droppedContent: dropped }, ...carried } };
 }
 
 /** The bare elicitation result a client put in inputResponses; anything else is no answer. */

@@ -7,10 +7,10 @@ import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, fromJsonSchema, Mcp
 import type { Db } from "@/db/client";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { declaredModes } from "@/lib/elicitation/capabilities";
-import type { ResumedAnswer } from "@/lib/elicitation/wire";
+import { MODERN_PROTOCOL_VERSION, type ResumedAnswer } from "@/lib/elicitation/wire";
 import type { PolicySource } from "@/lib/policy/policy-source";
 import { DESCRIBE_CAPABILITIES_TOOL, describeCapabilities } from "@/lib/workflows/describe-capabilities";
-import { argumentsSchema } from "@/lib/workflows/arguments";
+import { argumentsSchema, NO_ARGUMENTS } from "@/lib/workflows/arguments";
 import { servedWorkflows } from "@/lib/workflows/registry";
 import type { WorkflowDefinition } from "@/lib/workflows/types";
 import type { CallerFacts } from "../run-workflow";
@@ -18,7 +18,8 @@ import { SERVER_INFO } from "../server";
 import { callModernWorkflow } from "./call-workflow";
 import { resolveFlow } from "@/lib/policy/resolve-flow";
 
-export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+// Declared beside the engine's wire types (the reconciler reads it too); served from here.
+export { MODERN_PROTOCOL_VERSION };
 
 export interface ModernContext {
   principal: McpPrincipal;
@@ -42,8 +43,8 @@ function inputSchemaFor(wf: WorkflowDefinition) {
   return schema;
 }
 
-/** A tool without form fields takes no arguments; any object is accepted and bound into requestState by its hash. */
-const ANY_ARGUMENTS = fromJsonSchema<Record<string, unknown>>({ type: "object" });
+/** describe_capabilities takes no arguments: anything sent is refused, as in the 2025-11-25 era. */
+const NO_ARGUMENTS_SCHEMA = fromJsonSchema<Record<string, unknown>>(NO_ARGUMENTS);
 
 /** What the request's envelope says about the client (the SDK has already validated it). */
 export function envelopeFacts(rctx: ServerContext) {
@@ -66,7 +67,7 @@ export function buildModernServer(ctx: ModernContext): McpServer {
 
   server.registerTool(
     DESCRIBE_CAPABILITIES_TOOL.name,
-    { title: DESCRIBE_CAPABILITIES_TOOL.title, description: DESCRIBE_CAPABILITIES_TOOL.description, inputSchema: ANY_ARGUMENTS, annotations: DESCRIBE_CAPABILITIES_TOOL.annotations },
+    { title: DESCRIBE_CAPABILITIES_TOOL.title, description: DESCRIBE_CAPABILITIES_TOOL.description, inputSchema: NO_ARGUMENTS_SCHEMA, annotations: DESCRIBE_CAPABILITIES_TOOL.annotations },
     async (_args, rctx) => {
       const { caps, client, protocolVersion, modes } = envelopeFacts(rctx);
       const report = await describeCapabilities(ctx.policy, {

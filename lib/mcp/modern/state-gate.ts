@@ -9,17 +9,28 @@ import type { ResumedAnswer } from "@/lib/elicitation/wire";
 import { argumentsHash } from "../request-state";
 import { checkResume, type ResumeRefusal } from "./resume-check";
 
-export type GateResult = { kind: "none" } | { kind: "resume"; resume: ResumedAnswer } | { kind: "refused"; id: string | number | null; reason: ResumeRefusal; message: string };
+/**
+ * What the caller is told. Another user, another tenant and another OAuth client read the same
+ * ("other_caller"), so a refusal cannot be used to learn whose state it was; the audit entry keeps
+ * the precise reason (resume-check.ts).
+ */
+export type WireRefusal = Exclude<ResumeRefusal, "other_user" | "other_tenant" | "other_client"> | "other_caller";
 
-const REFUSAL_TEXT: Record<ResumeRefusal, string> = {
+export type GateResult = { kind: "none" } | { kind: "resume"; resume: ResumedAnswer } | { kind: "refused"; id: string | number | null; reason: WireRefusal; message: string };
+
+function wireReason(reason: ResumeRefusal): WireRefusal {
+  return reason === "other_user" || reason === "other_tenant" || reason === "other_client" ? "other_caller" : reason;
+}
+
+const REFUSAL_TEXT: Record<WireRefusal, string> = {
   malformed: "is not one this server issued",
   altered: "was altered",
   expired: "has expired (the time to answer ran out)",
-  other_user: "belongs to another user",
-  other_tenant: "belongs to another tenant",
+  other_caller: "was not issued to this caller",
   other_tool: "was issued for another tool",
   other_arguments: "was issued for other arguments",
   replayed: "was already used, or its request has ended",
+  revoked: "belongs to a request that was stopped (a kill switch, a flow rollback or an operator revoked it) before the answer arrived",
   no_answer: "came back without a valid answer to its input request",
 };
 
@@ -34,5 +45,6 @@ export async function requestStateGate(db: Db, key: Buffer, principal: McpPrinci
   const checked = await checkResume(db, key, { principal, tool: p.name, argsHash: argumentsHash(p.arguments), state: p.requestState, inputResponses });
   if (checked.ok) return { kind: "resume", resume: checked.resume };
   const requestId = typeof id === "string" || typeof id === "number" ? id : null;
-  return { kind: "refused", id: requestId, reason: checked.reason, message: `Invalid requestState: it ${REFUSAL_TEXT[checked.reason]}. Nothing was done; call ${p.name} again without it to start over.` };
+  const reason = wireReason(checked.reason);
+  return { kind: "refused", id: requestId, reason, message: `Invalid requestState: it ${REFUSAL_TEXT[reason]}. Nothing was done; call ${p.name} again without it to start over.` };
 }

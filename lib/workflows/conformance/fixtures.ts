@@ -13,7 +13,10 @@ function field(key: string, message: string, schema: FieldNeed["schema"]): Field
 
 /** Asks one form; the fixture's text for each outcome (the suite reads the action and content back). */
 async function askAndReport(rt: WorkflowRuntime, need: FieldNeed, done: (content: Record<string, unknown>) => string) {
-  const outcome = await rt.askForm(need);
+  return report(await rt.askForm(need), done);
+}
+
+function report(outcome: Awaited<ReturnType<WorkflowRuntime["askForm"]>>, done: (content: Record<string, unknown>) => string) {
   if (outcome.status === "answered") return textResult(done(outcome.content), { outcome: "completed", record: outcome.recordId });
   const action = outcome.status === "declined" ? "decline" : outcome.status === "cancelled" ? "cancel" : outcome.status;
   return textResult(`Elicitation completed: action=${action}, content={}`, { outcome: outcome.status, record: outcome.recordId }, !["declined", "cancelled"].includes(outcome.status));
@@ -37,6 +40,8 @@ const elicitation = defineWorkflow({
   description: "Conformance fixture: asks for a username in a form.",
   annotations: READ_ONLY,
   needs: [userInfo],
+  // The suite calls it with a `message`; the fixture asks its own fixed question (input is closed).
+  extraArguments: { message: { type: "string", description: "The suite's prompt text (not used)" } },
   run: (rt) => askAndReport(rt, userInfo, completed),
 });
 
@@ -101,7 +106,26 @@ function confirmFixture(name: string): WorkflowDefinition {
   });
 }
 
+// Two needs in sequence: in 2026-07-28 each round re-runs the workflow, and the first answer comes
+// back from the sealed requestState (lib/mcp/wire-2026-07-28.ts), so round 3 completes instead of
+// asking step 1 again. In 2025-11-25 the two forms are asked within the one call.
+const step1 = field("step1", "Step 1: What is your name?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] });
+const step2 = field("step2", "Step 2: What is your favorite color?", { type: "object", properties: { color: { type: "string" } }, required: ["color"] });
+const multiRound = defineWorkflow({
+  name: "test_input_required_result_multi_round",
+  title: "Conformance: two input rounds",
+  description: "Conformance fixture: asks a name, then a colour, in two rounds.",
+  annotations: READ_ONLY,
+  needs: [step1, step2],
+  async run(rt) {
+    const first = await rt.askForm(step1);
+    if (first.status !== "answered") return report(first, completed);
+    return askAndReport(rt, step2, (c) => `Elicitation completed: name=${String(first.content.name)}, color=${String(c.color)}`);
+  },
+});
+
 export const CONFORMANCE_FIXTURES: readonly WorkflowDefinition[] = [
+  multiRound,
   simpleText,
   elicitation,
   sep1034,

@@ -40,12 +40,13 @@ export default async function RecordDetail({ params }: { params: Promise<{ id: s
         <section aria-labelledby="facts">
           <h2 id="facts" className="text-lg font-semibold">Facts (never a value)</h2>
           <dl className="mt-2 text-sm">
-            <Row label="State"><span className="font-mono" data-testid="record-state">{r.state}</span></Row>
+            <Row label="State"><span className="font-mono" data-testid="record-state">{r.state}</span>{r.endReason === "client_disconnected" ? " (the client went away; no person cancelled)" : ""}</Row>
             <Row label="Mode / need">{r.mode} / {r.needKind}</Row>
             <Row label="Router decision"><span data-testid="record-route">{r.routeDecision}: {r.routeReason}</span></Row>
             <Row label="Originating request">{r.requestMethod} #{r.requestId} ({r.toolName})</Row>
             <Row label="Flow">{r.flowId ?? "-"}</Row>
-            <Row label="Client">{r.clientName} {r.clientVersion}, protocol {r.protocolVersion}</Row>
+            <Row label="Client">{r.clientName} {r.clientVersion}</Row>
+            <Row label="Protocol revision"><span data-testid="record-revision">{r.protocolVersion}</span></Row>
             <Row label="Subject / tenant"><span className="font-mono">{r.subject}</span> / {r.tenantId}</Row>
             <Row label="Purpose">{r.purpose}</Row>
             <Row label="Schema hash"><span className="font-mono text-xs">{r.schemaHash ?? "-"}</span></Row>
