@@ -27,6 +27,8 @@ export interface PendingRunOptions {
   db: Db;
   /** How long after the last disconnect the run's records must have left the in-flight states. */
   settleMs?: number;
+  /** A first round of the same shape before the measured one (default true): see below. */
+  warmupRound?: boolean;
   /** How long to wait for the server's memory to come back within 10% of its pre-run level. */
   memoryWaitMs?: number;
   log?: (line: string) => void;
@@ -34,7 +36,12 @@ export interface PendingRunOptions {
 
 export interface PendingRunReport {
   clients: number;
+  /** Records checked in the store: clients x rounds (the warm-up round included). */
+  records: number;
   pendingAtOnce: number;
+  /** Before any pending ask (after the other user's warm-up calls). */
+  rssColdMb: number;
+  /** After the warm-up round: the level the measured round must come back to. */
   rssBeforeMb: number;
   rssPendingMb: number;
   rssAfterMb: number;
@@ -62,9 +69,9 @@ interface Pending {
   call: Promise<unknown>;
 }
 
-async function leaveOnePending(opts: PendingRunOptions, i: number): Promise<Pending> {
+async function leaveOnePending(opts: PendingRunOptions, prefix: string, i: number): Promise<Pending> {
   const net = socketFetch();
-  const token = await opts.token(`${opts.runId}-p${i}`);
+  const token = await opts.token(`${prefix}${i}`);
   const client = new Client({ name: "pending-drill", version: "1" }, { capabilities: { elicitation: { form: {} } } });
   let asked!: () => void;
   const wasAsked = new Promise<void>((r) => (asked = r));
@@ -89,8 +96,8 @@ async function timedCalls(client: Client, n: number): Promise<number[]> {
   return out;
 }
 
-async function inFlight(db: Db, runId: string): Promise<number> {
-  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from elicitation_records where subject like ${`${runId}-p%`} and state::text in (${sql.join(IN_FLIGHT.map((s) => sql`${s}`), sql`, `)})`));
+async function inFlight(db: Db, prefix: string): Promise<number> {
+  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from elicitation_records where subject like ${`${prefix}%`} and state::text in (${sql.join(IN_FLIGHT.map((s) => sql`${s}`), sql`, `)})`));
   return Number(row!.n);
 }
 
@@ -101,27 +108,19 @@ async function inBatches<T>(n: number, parallel: number, make: (i: number) => Pr
   return out;
 }
 
-export async function runPendingDisconnect(opts: PendingRunOptions): Promise<PendingRunReport> {
-  const log = opts.log ?? (() => {});
-  const problems: string[] = [];
-  // Another user, answering at once: the latency of ordinary calls, idle and with N waiting. Its
-  // warm-up also loads everything a call needs, so the "before" memory is the warm server's.
-  const other = new Client({ name: "other-user", version: "1" }, { capabilities: { elicitation: { form: {} } } });
-  other.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { environment: "staging", format: "pdf" } }));
-  await other.connect(new StreamableHTTPClientTransport(new URL(opts.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${await opts.token(`${opts.runId}-other`)}` } } }));
-  await timedCalls(other, 20);
-  const idle = await timedCalls(other, 50);
-  const rssBefore = opts.serverRss();
+interface RoundResult<D> {
+  pendingAtOnce: number;
+  left: number;
+  settledMs: number | null;
+  during?: D;
+}
 
-  log(`leaving ${opts.clients} form elicitations pending...`);
-  const pending = await inBatches(opts.clients, 25, (i) => leaveOnePending(opts, i));
-  const pendingAtOnce = await inFlight(opts.db, opts.runId);
-  if (pendingAtOnce !== opts.clients) problems.push(`${pendingAtOnce} of ${opts.clients} records in flight while every client was waiting`);
-  const busy = await timedCalls(other, 50);
-  const rssPending = opts.serverRss();
-  await other.close();
-
-  log("disconnecting: half destroy their sockets, half end their sessions...");
+/** N pending, `during` measured while they wait, then half drop their sockets and half DELETE. */
+async function pendingRound<D>(opts: PendingRunOptions, prefix: string, problems: string[], during?: () => Promise<D>): Promise<RoundResult<D>> {
+  const pending = await inBatches(opts.clients, 25, (i) => leaveOnePending(opts, prefix, i));
+  const pendingAtOnce = await inFlight(opts.db, prefix);
+  if (pendingAtOnce !== opts.clients) problems.push(`${pendingAtOnce} of ${opts.clients} records in flight while every client was waiting (${prefix})`);
+  const measured = during ? await during() : undefined;
   await Promise.all(
     pending.map(async (p, i) => {
       if (i % 2 === 0) {
@@ -134,14 +133,45 @@ export async function runPendingDisconnect(opts: PendingRunOptions): Promise<Pen
   );
   const lastDisconnect = performance.now();
   const settleMs = opts.settleMs ?? 5_000;
-  let left = await inFlight(opts.db, opts.runId);
+  let left = await inFlight(opts.db, prefix);
   while (left > 0 && performance.now() - lastDisconnect < settleMs) {
     await sleep(100);
-    left = await inFlight(opts.db, opts.runId);
+    left = await inFlight(opts.db, prefix);
   }
   const settledMs = left === 0 ? performance.now() - lastDisconnect : null;
-  if (left > 0) problems.push(`${left} of the run's records still in flight ${settleMs} ms after the last disconnect`);
+  if (left > 0) problems.push(`${left} records (${prefix}) still in flight ${settleMs} ms after the last disconnect`);
   await Promise.all(pending.map((p) => p.client.close().catch(() => {})));
+  return { pendingAtOnce, left, settledMs, during: measured };
+}
+
+export async function runPendingDisconnect(opts: PendingRunOptions): Promise<PendingRunReport> {
+  const log = opts.log ?? (() => {});
+  const problems: string[] = [];
+  // Another user, answering at once: the latency of ordinary calls, idle and with N waiting. Its
+  // warm-up also loads everything a call needs, so the "before" memory is the warm server's.
+  const other = new Client({ name: "other-user", version: "1" }, { capabilities: { elicitation: { form: {} } } });
+  other.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { environment: "staging", format: "pdf" } }));
+  await other.connect(new StreamableHTTPClientTransport(new URL(opts.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${await opts.token(`${opts.runId}-other`)}` } } }));
+  await timedCalls(other, 20);
+  const idle = await timedCalls(other, 50);
+
+  // A warm-up round of the same shape first: the heap, code and connection pools a server grows
+  // to for N sessions are its working size, not a leak. "Before" is measured after it, so the
+  // measured round must give back what it took: a leak of the whole per-pending cost (about 60 KB)
+  // would exceed the 10% margin at N = 1,000. The cost per pending ask is read off the first round
+  // (cold server to N waiting).
+  const rssCold = opts.serverRss();
+  let rssFirstPending = 0;
+  if (opts.warmupRound ?? true) {
+    log(`warm-up round: ${opts.clients} pending, then gone...`);
+    await pendingRound(opts, `${opts.runId}-w-p`, problems, async () => (rssFirstPending = opts.serverRss()));
+  }
+  const rssBefore = opts.serverRss();
+  log(`measured round: ${opts.clients} form elicitations pending...`);
+  const round1 = await pendingRound(opts, `${opts.runId}-p`, problems, async () => ({ busy: await timedCalls(other, 50), rss: opts.serverRss() }));
+  const { busy, rss: rssPending } = round1.during!;
+  const { pendingAtOnce, left, settledMs } = round1;
+  await other.close();
 
   // Memory: released objects come back as V8 collects; polled, not timed.
   const memoryWaitMs = opts.memoryWaitMs ?? 60_000;
@@ -156,16 +186,17 @@ export async function runPendingDisconnect(opts: PendingRunOptions): Promise<Pen
 
   // The store: every record of the run cancelled for the right reason, and the rollup exact.
   const byState: Record<string, number> = {};
-  for (const r of rowsOf<{ state: string; n: number }>(await opts.db.execute(sql`select state::text as state, count(*)::int as n from elicitation_records where subject like ${`${opts.runId}-p%`} group by 1`))) byState[r.state] = Number(r.n);
+  for (const r of rowsOf<{ state: string; n: number }>(await opts.db.execute(sql`select state::text as state, count(*)::int as n from elicitation_records where subject like ${`${opts.runId}-%p%`} and subject <> ${`${opts.runId}-other`} group by 1`))) byState[r.state] = Number(r.n);
+  const expected = opts.clients * (opts.warmupRound ?? true ? 2 : 1);
   const total = Object.values(byState).reduce((a, b) => a + b, 0);
-  if (total !== opts.clients) problems.push(`${total} records for ${opts.clients} clients (one each expected)`);
-  if ((byState.cancelled ?? 0) !== opts.clients) problems.push(`records by state ${JSON.stringify(byState)}: all ${opts.clients} should be cancelled`);
+  if (total !== expected) problems.push(`${total} records for ${expected} pending asks (one each expected)`);
+  if ((byState.cancelled ?? 0) !== expected) problems.push(`records by state ${JSON.stringify(byState)}: all ${expected} should be cancelled`);
   const [reasons] = rowsOf<{ n: number }>(
     await opts.db.execute(sql`select count(*)::int as n from elicitation_events e join elicitation_records r on r.id = e.record_id
-      where r.subject like ${`${opts.runId}-p%`} and e.to_state = 'cancelled' and e.reason = ${CLIENT_DISCONNECTED}`),
+      where r.subject like ${`${opts.runId}-%p%`} and r.subject <> ${`${opts.runId}-other`} and e.to_state = 'cancelled' and e.reason = ${CLIENT_DISCONNECTED}`),
   );
   const disconnectedReasons = Number(reasons!.n);
-  if (disconnectedReasons !== opts.clients) problems.push(`${disconnectedReasons} of ${opts.clients} cancellations carry the reason ${CLIENT_DISCONNECTED}`);
+  if (disconnectedReasons !== expected) problems.push(`${disconnectedReasons} of ${expected} cancellations carry the reason ${CLIENT_DISCONNECTED}`);
   const drift = await rollupDrift(opts.db);
   if (drift.length > 0) problems.push(`rollup differs from the records: ${JSON.stringify(drift.slice(0, 3))}`);
 
@@ -173,11 +204,13 @@ export async function runPendingDisconnect(opts: PendingRunOptions): Promise<Pen
   const stats = (s: number[]) => ({ p50: round(percentile(s, 50)), p99: round(percentile(s, 99)), calls: s.length });
   return {
     clients: opts.clients,
+    records: total,
     pendingAtOnce,
     rssBeforeMb: mb(rssBefore),
     rssPendingMb: mb(rssPending),
     rssAfterMb: mb(rssAfter),
-    kbPerPending: round((rssPending - rssBefore) / 1024 / opts.clients, 1),
+    rssColdMb: mb(rssCold),
+    kbPerPending: round(((rssFirstPending || rssPending) - (rssFirstPending ? rssCold : rssBefore)) / 1024 / opts.clients, 1),
     otherCallsMs: stats(busy),
     otherCallsIdleMs: stats(idle),
     settledMs: settledMs === null ? null : round(settledMs, 0),
