@@ -99,7 +99,9 @@ async function pendingRun(raw: string) {
   const publicUrl = `http://localhost:${port}`;
   const dep = await prepareDeployment(publicUrl, { postgres: process.env.DATABASE_URL });
   process.stderr.write(`load: ${clients} pending form elicitations against the production build on ${dep.kind}\n`);
-  const instance = await startInstance(dep, { port });
+  // Dropped clients' sessions stay resumable until idle eviction (30 min by default): short here
+  // (unless set), so the run can see their memory given back.
+  const instance = await startInstance(dep, { port, env: { MCP_SESSION_IDLE_SECONDS: process.env.MCP_SESSION_IDLE_SECONDS ?? "15" } });
   const store = await dep.open();
   try {
     const report = await runPendingDisconnect({

@@ -29,6 +29,8 @@ export interface PendingRunOptions {
   settleMs?: number;
   /** A first round of the same shape before the measured one (default true): see below. */
   warmupRound?: boolean;
+  /** How long to wait for the run's sessions to be closed (idle eviction of the dropped ones). */
+  sessionWaitMs?: number;
   /** How long to wait for the server's memory to come back within 10% of its pre-run level. */
   memoryWaitMs?: number;
   log?: (line: string) => void;
@@ -56,6 +58,7 @@ export interface PendingRunReport {
   byState: Record<string, number>;
   disconnectedReasons: number;
   rollupDrift: number;
+  sessionsStillOpen: number;
   problems: string[];
 }
 
@@ -149,11 +152,19 @@ export async function runPendingDisconnect(opts: PendingRunOptions): Promise<Pen
   const problems: string[] = [];
   // Another user, answering at once: the latency of ordinary calls, idle and with N waiting. Its
   // warm-up also loads everything a call needs, so the "before" memory is the warm server's.
-  const other = new Client({ name: "other-user", version: "1" }, { capabilities: { elicitation: { form: {} } } });
-  other.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { environment: "staging", format: "pdf" } }));
-  await other.connect(new StreamableHTTPClientTransport(new URL(opts.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${await opts.token(`${opts.runId}-other`)}` } } }));
-  await timedCalls(other, 20);
-  const idle = await timedCalls(other, 50);
+  // A session of its own each time: a drill with a short idle time must not evict it in between.
+  const otherCalls = async (warm: number, n: number) => {
+    const other = new Client({ name: "other-user", version: "1" }, { capabilities: { elicitation: { form: {} } } });
+    other.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { environment: "staging", format: "pdf" } }));
+    await other.connect(new StreamableHTTPClientTransport(new URL(opts.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${await opts.token(`${opts.runId}-other`)}` } } }));
+    try {
+      await timedCalls(other, warm);
+      return await timedCalls(other, n);
+    } finally {
+      await other.close();
+    }
+  };
+  const idle = await otherCalls(20, 50);
 
   // A warm-up round of the same shape first: the heap, code and connection pools a server grows
   // to for N sessions are its working size, not a leak. "Before" is measured after it, so the
@@ -168,10 +179,22 @@ export async function runPendingDisconnect(opts: PendingRunOptions): Promise<Pen
   }
   const rssBefore = opts.serverRss();
   log(`measured round: ${opts.clients} form elicitations pending...`);
-  const round1 = await pendingRound(opts, `${opts.runId}-p`, problems, async () => ({ busy: await timedCalls(other, 50), rss: opts.serverRss() }));
+  const round1 = await pendingRound(opts, `${opts.runId}-p`, problems, async () => ({ busy: await otherCalls(5, 50), rss: opts.serverRss() }));
   const { busy, rss: rssPending } = round1.during!;
   const { pendingAtOnce, left, settledMs } = round1;
-  await other.close();
+
+  // A client whose socket died may come back to its session (the protocol allows resuming), so
+  // the server keeps that session, without the aborted calls, until it is evicted as idle
+  // (MCP_SESSION_IDLE_SECONDS; the drill sets a short one). Memory is compared once they are gone.
+  const openSessions = async () => Number(rowsOf<{ n: number }>(await opts.db.execute(sql`select count(*)::int as n from mcp_sessions where subject like ${`${opts.runId}-%`} and closed_at is null`))[0]!.n);
+  const sessionWaitMs = opts.sessionWaitMs ?? 60_000;
+  const ts = performance.now();
+  let open = await openSessions();
+  while (open > 0 && performance.now() - ts < sessionWaitMs) {
+    await sleep(500);
+    open = await openSessions();
+  }
+  if (open > 0) problems.push(`${open} sessions of the run still open ${sessionWaitMs} ms after the last disconnect (is MCP_SESSION_IDLE_SECONDS short enough for this run?)`);
 
   // Memory: released objects come back as V8 collects; polled, not timed.
   const memoryWaitMs = opts.memoryWaitMs ?? 60_000;
@@ -219,6 +242,7 @@ export async function runPendingDisconnect(opts: PendingRunOptions): Promise<Pen
     byState,
     disconnectedReasons,
     rollupDrift: drift.length,
+    sessionsStillOpen: open,
     problems,
   };
 }
