@@ -32,6 +32,8 @@ describe.skipIf(!postgresUrl)("drill: clients that go away end their pending eli
         serverRss: () => app.rss(),
         db: store.db,
       });
+      // The figures, for the record (PERFORMANCE.md's capacity table comes from `npm run load`).
+      process.stderr.write(`pending-disconnect drill: ${JSON.stringify(report)}\n`);
       expect(report.problems).toEqual([]);
       expect(report.pendingAtOnce).toBe(clients);
       expect(report.inFlightLeft).toBe(0);
