@@ -96,6 +96,31 @@ export function deploymentSecrets(): Record<string, string> {
   };
 }
 
+/**
+ * Benchmarks and drills drive many calls for one subject from one loopback address: the abuse
+ * limits (lib/abuse/config.ts) would refuse them. Every MCP POST counts, including the client's
+ * answer to an elicitation, so one elicitation call costs two points and a sequential benchmark of
+ * one user reaches the default 600 a minute after 300 calls (its answer refused, the call then
+ * hangs until the elicitation times out). A run that tests the limits sets them itself.
+ */
+export const BENCH_ABUSE_LIMITS: Readonly<Record<string, string>> = {
+  MCP_RATE_LIMIT_PER_ADDRESS: "100000000",
+  MCP_RATE_LIMIT_PER_SUBJECT: "100000000",
+  CONNECT_RATE_LIMIT_PER_ADDRESS: "100000000",
+  MCP_MAX_SESSIONS_PER_SUBJECT: "100000",
+};
+
+/** For the benchmarks that mount the app routes in this process (they read process.env). */
+export function applyBenchAbuseLimits(): void {
+  for (const [k, v] of Object.entries(BENCH_ABUSE_LIMITS)) process.env[k] ??= v;
+}
+
+function procStatusBytes(pid: number | undefined, field: "VmHWM" | "VmRSS"): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1];
+  return kb ? Number(kb) * 1024 : 0;
+}
+
 export interface Instance {
   port: number;
   /** This instance's own DATA_DIR (the deployment's, unless started with ownDataDir). */
@@ -105,6 +130,8 @@ export interface Instance {
   output(): string;
   /** Peak resident memory of the instance process so far (VmHWM), in bytes. */
   peakRss(): number;
+  /** Resident memory of the instance process now (VmRSS), in bytes. */
+  rss(): number;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -126,12 +153,7 @@ export async function startInstance(dep: Deployment, opts: { port?: number; publ
     APP_URL: opts.publicUrl ?? baseUrl,
     PORT: String(port),
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
-    // Benchmarks and drills drive many clients from one loopback address: the abuse limits would
-    // refuse them. A run that tests the limits sets them in opts.env.
-    MCP_RATE_LIMIT_PER_ADDRESS: "100000000",
-    MCP_RATE_LIMIT_PER_SUBJECT: "100000000",
-    CONNECT_RATE_LIMIT_PER_ADDRESS: "100000000",
-    MCP_MAX_SESSIONS_PER_SUBJECT: "100000",
+    ...BENCH_ABUSE_LIMITS,
     ...opts.env,
   };
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "lib/cli/main.ts"), "serve", "--port", String(port)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -156,11 +178,8 @@ export async function startInstance(dep: Deployment, opts: { port?: number; publ
     baseUrl,
     child,
     output: () => out,
-    peakRss: () => {
-      const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
-      const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
-      return kb ? Number(kb) * 1024 : 0;
-    },
+    peakRss: () => procStatusBytes(child.pid, "VmHWM"),
+    rss: () => procStatusBytes(child.pid, "VmRSS"),
     stop: async (signal = "SIGTERM") => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;

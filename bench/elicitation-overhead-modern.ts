@@ -14,6 +14,8 @@ import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provid
 import { cachedPolicy } from "@/lib/policy/policy-source";
 import { createAppRoutes } from "@/lib/server/app-routes";
 import { reportParameters } from "@/lib/workflows/generate-report";
+import { commitProbe } from "./commit-floor";
+import { applyBenchAbuseLimits } from "./deployment";
 import type { BenchResult } from "./stats";
 
 const ANSWER = { environment: "staging", format: "pdf" };
@@ -72,6 +74,7 @@ export async function elicitationOverheadModern(store: Store, opts: { calls: num
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.address() as net.AddressInfo).port;
   process.env.APP_URL = `http://localhost:${port}`;
+  applyBenchAbuseLimits();
   const policy = await cachedPolicy(store);
   const routes = createAppRoutes(async () => store.db, policy);
   server.on("request", (req, res) => void routes(req, res).then((done) => (done ? undefined : res.writeHead(404).end())));
@@ -79,11 +82,15 @@ export async function elicitationOverheadModern(store: Store, opts: { calls: num
   const token = await mintMcpAccessToken(createDevProvider(), { subject: "user-alice-1001", tenant: "acme", ttlSeconds: 3600, mcpResource: `http://localhost:${port}/api/mcp` });
   const oc = await modernClient(`http://localhost:${port}`, token);
   const bc = await modernClient(bare.url);
-  const measured = await alternate(oc, bc, timeCalls, opts);
+  const probe = await commitProbe(store);
+  const measured = await alternate(oc, bc, timeCalls, { ...opts, commits: probe.time });
+  await probe.drop();
   await oc.close();
   await bc.close();
   await bare.close();
   await policy.close();
+  // The idle-session sweeper's timer would outlive the store (mcp.sweep_failed after the run).
+  routes.close?.();
   server.closeAllConnections();
   server.close();
   const base = {

@@ -18,6 +18,8 @@ import { cachedPolicy } from "@/lib/policy/policy-source";
 import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { createAppRoutes } from "@/lib/server/app-routes";
 import { reportParameters } from "@/lib/workflows/generate-report";
+import { commitProbe } from "./commit-floor";
+import { applyBenchAbuseLimits } from "./deployment";
 import type { BenchResult } from "./stats";
 
 const ANSWER = { environment: "staging", format: "pdf" };
@@ -72,6 +74,7 @@ export async function elicitationOverhead(store: Store, opts: { calls: number; r
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.address() as net.AddressInfo).port;
   process.env.APP_URL = `http://localhost:${port}`;
+  applyBenchAbuseLimits();
   // As `ctl serve` runs it: the policy cached in memory, refreshed on the database's notification.
   const policy = await cachedPolicy(store);
   const routes = createAppRoutes(async () => db, policy);
@@ -80,11 +83,15 @@ export async function elicitationOverhead(store: Store, opts: { calls: number; r
   const token = await mintMcpAccessToken(createDevProvider(), { subject: "user-alice-1001", tenant: "acme", ttlSeconds: 3600, mcpResource: `http://localhost:${port}/api/mcp` });
   const oc = await client(`http://localhost:${port}`, token);
   const bc = await client(bare.url); // the bare server has no router: any path is its endpoint
-  const measured = await alternate(oc, bc, timeCalls, opts);
+  const probe = await commitProbe(store);
+  const measured = await alternate(oc, bc, timeCalls, { ...opts, commits: probe.time });
+  await probe.drop();
   await oc.close();
   await bc.close();
   await bare.close();
   await policy.close();
+  // The idle-session sweeper's timer would outlive the store (mcp.sweep_failed after the run).
+  routes.close?.();
   server.closeAllConnections();
   server.close();
   const base = {

@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { freePort, prepareDeployment, startInstance } from "./deployment";
 import { runLoad } from "./load-clients";
+import { runPendingDisconnect } from "./pending-clients";
 import { reconcileLoad } from "./reconcile-load";
 import { percentile, round } from "./stats";
 
@@ -27,7 +28,8 @@ export function tokenMinter(dataDir: string, publicUrl: string, secrets: Record<
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { clients: { type: "string", default: "16" }, seconds: { type: "string", default: "20" } } });
+  const { values } = parseArgs({ options: { clients: { type: "string", default: "16" }, seconds: { type: "string", default: "20" }, pending: { type: "string" } } });
+  if (values.pending !== undefined) return pendingRun(values.pending);
   const clients = Number(values.clients);
   const seconds = Number(values.seconds);
   if (!Number.isInteger(clients) || clients < 1 || !(seconds > 0)) throw new Error("--clients must be a whole number >= 1 and --seconds a positive number");
@@ -79,6 +81,45 @@ async function main() {
     if (!rec.ok) process.exitCode = 1;
   } finally {
     clearInterval(sampler);
+    await instance.stop();
+    await dep.dispose();
+  }
+}
+
+/**
+ * `npm run load -- --pending 4000`: N users each leave one form pending, then go away (issue 19;
+ * bench/pending-clients.ts). Needs PostgreSQL (the store is read while the instance runs). Writes
+ * bench/pending-results.json; exits non-zero when anything is left in flight or does not reconcile.
+ */
+async function pendingRun(raw: string) {
+  const clients = Number(raw);
+  if (!Number.isInteger(clients) || clients < 2) throw new Error("--pending must be a whole number >= 2");
+  if (!process.env.DATABASE_URL) throw new Error("--pending needs PostgreSQL: set DATABASE_URL");
+  const port = await freePort();
+  const publicUrl = `http://localhost:${port}`;
+  const dep = await prepareDeployment(publicUrl, { postgres: process.env.DATABASE_URL });
+  process.stderr.write(`load: ${clients} pending form elicitations against the production build on ${dep.kind}\n`);
+  // Dropped clients' sessions stay resumable until idle eviction (30 min by default): short here
+  // (unless set), so the run can see their memory given back.
+  const instance = await startInstance(dep, { port, env: { MCP_SESSION_IDLE_SECONDS: process.env.MCP_SESSION_IDLE_SECONDS ?? "15" } });
+  const store = await dep.open();
+  try {
+    const report = await runPendingDisconnect({
+      mcpUrl: `${publicUrl}/api/mcp`,
+      token: tokenMinter(dep.dataDir, publicUrl, dep.secrets),
+      clients,
+      runId: `pending-${Date.now().toString(36)}`,
+      serverRss: () => instance.rss(),
+      db: store.db,
+      log: (line) => process.stderr.write(`  ${line}\n`),
+    });
+    const result = { ranAt: new Date().toISOString(), store: dep.kind, machine: { cpus: os.cpus().length, node: process.version }, ...report };
+    fs.writeFileSync(path.join(import.meta.dirname, "pending-results.json"), JSON.stringify(result, null, 2) + "\n");
+    process.stdout.write(JSON.stringify(report, null, 2) + "\n");
+    process.stdout.write(report.problems.length === 0 ? "pending run: PASS\n" : `pending run: FAIL\n  ${report.problems.join("\n  ")}\n`);
+    if (report.problems.length > 0) process.exitCode = 1;
+  } finally {
+    await store.close();
     await instance.stop();
     await dep.dispose();
   }

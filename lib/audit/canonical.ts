@@ -47,6 +47,31 @@ const q = (v: string): string => {
   if (!(v as string & { isWellFormed(): boolean }).isWellFormed()) throw new Error("Lone surrogate is not allowed");
   return JSON.stringify(v);
 };
+/**
+ * JCS of a flat detail (what value-free details are: lib/audit/value-free.ts): keys sorted by
+ * UTF-16 code units (Array.prototype.sort's default order, which is JCS's), strings escaped as
+ * above, finite numbers as ECMAScript prints them (JCS's rule), booleans, null, arrays of strings.
+ * Anything else (a nested object, a non-finite number) goes through the general canonicaliser, so
+ * both paths refuse and accept the same inputs. The general one costs about as much as the rest of
+ * the entry together; the export and the writer serialise every entry.
+ */
+function detailJcs(detail: AuditDetail): string {
+  const keys = Object.keys(detail).sort();
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v: unknown = detail[k];
+    let s: string;
+    if (typeof v === "string") s = q(v);
+    else if (typeof v === "number" && Number.isFinite(v)) s = JSON.stringify(v);
+    else if (v === null || typeof v === "boolean") s = String(v);
+    else if (Array.isArray(v) && v.every((x) => typeof x === "string")) s = `[${v.map(q).join(",")}]`;
+    else return canonicalize(detail);
+    out += `${i === 0 ? "" : ","}${q(k)}:${s}`;
+  }
+  return out + "}";
+}
+
 /** The hashed fields, in JCS order (plus `v`, a constant); `hash` goes between detail and prevHash. */
 export const HASHED_FIELDS = ["action", "actorId", "actorType", "detail", "prevHash", "seq", "targetId", "targetType", "ts"] as const;
 
@@ -59,7 +84,7 @@ function fixedShape(entry: Omit<AuditEntry, "hash"> & { hash?: string }, hash: s
   if (Object.keys(unknownFields).length > 0) throw new Error(`audit entry has fields the canonical form does not know: ${Object.keys(unknownFields).length}`);
   if (!Number.isSafeInteger(seq)) throw new Error("seq must be a safe integer");
   return (
-    `{"action":${q(action)},"actorId":${q(actorId)},"actorType":${q(actorType)},"detail":${canonicalize(detail)}` +
+    `{"action":${q(action)},"actorId":${q(actorId)},"actorType":${q(actorType)},"detail":${detailJcs(detail)}` +
     (hash === undefined ? "" : `,"hash":${q(hash)}`) +
     `,"prevHash":${q(prevHash)},"seq":${seq},"targetId":${q(targetId)},"targetType":${q(targetType)},"ts":${q(ts)},"v":${CANONICAL_VERSION}}`
   );

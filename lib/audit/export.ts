@@ -77,9 +77,10 @@ export async function exportEvidence(req: EvidenceRequest, sink: EvidenceSink): 
   for await (const entries of auditEntryBatches(db, { headSeq, from: req.from, to: req.to })) {
     let lines = "";
     for (const e of entries) {
-      const { hash, ...fields } = e;
-      // Serialised once: hashed as is, and (with the hash inserted) written as the line.
-      const body = hashedBody(fields);
+      const hash = e.hash;
+      // Serialised once: hashed as is, and (with the hash inserted) written as the line. (The
+      // canonical form takes its fields by name and leaves `hash` out: no copy of the row needed.)
+      const body = hashedBody(e);
       if (createHash("sha256").update(body).digest("hex") !== hash) throw new ExportError(`refusing to sign: stored audit entry ${e.seq} fails its hash`);
       if (last && (e.seq !== last.seq + 1 || e.prevHash !== last.hash)) {
         throw new ExportError(`refusing to sign: stored audit entry ${e.seq} does not link to ${last.seq}`);

@@ -1,11 +1,12 @@
 // Revocation of unfinished handles: by id, or every pending one (optionally for one flow). Each
-// revoked record gets its event and its own audit entry, in one transaction. A late callback for a
+// revoked record gets its event and is named in the audit log (its own entry, or in bulk one entry
+// per batch of ids: revocationAudit below), in one transaction. A late callback for a
 // revoked record attaches nothing (lib/connect/flow.ts).
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
 import { elicitationRecords, flows } from "@/db/schema";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
-import { appendAuditBatch } from "@/lib/audit/writer";
+import { appendAuditBatch, type AuditInput } from "@/lib/audit/writer";
 import { countElicitationFinished } from "@/lib/metrics/elicitation-counters";
 
 export const UNFINISHED = ["created", "sent", "accepted", "opened"] as const;
@@ -45,8 +46,32 @@ export async function revokeRecordsTx(tx: Tx, actor: { type: "operator" | "syste
   if (rows.length === 0) return [];
   for (const mode of ["form", "url"]) countElicitationFinished(mode, "revoked", rows.filter((r) => r.mode === mode).length);
   const ids = rows.map((r) => r.id);
-  await appendAuditBatch(tx, ids.map((id) => ({ actorType: actor.type, actorId: actor.id, action: AUDIT_ACTIONS.recordRevoked, targetType: "elicitation", targetId: id, detail: { reason } })));
+  await appendAuditBatch(tx, revocationAudit(actor, ids, reason));
   return ids;
+}
+
+/** Up to this many revoked records, each gets its own audit entry. */
+export const PER_RECORD_AUDIT_MAX = 100;
+/** Above it, one entry names up to this many records: the most a value-free detail may list (lib/audit/value-free.ts). */
+export const AUDIT_BATCH_IDS = 64;
+
+/**
+ * Every revoked record is named in the audit chain. A small revocation (an operator's, a kill
+ * switch over a few handles) writes one entry per record, found by its target like any other. A
+ * bulk one writes one entry per batch of up to AUDIT_BATCH_IDS records, listing their ids in
+ * `detail.ids` (target `elicitation_batch`, `first-id..last-id`): each id is still hashed into the
+ * chain, while 100,000 entries (each through the chain trigger and five indexes) cost more than
+ * the revocation itself (docs/PERFORMANCE.md).
+ */
+export function revocationAudit(actor: { type: "operator" | "system"; id: string }, ids: string[], reason: string): AuditInput[] {
+  const base = { actorType: actor.type, actorId: actor.id, action: AUDIT_ACTIONS.recordRevoked };
+  if (ids.length <= PER_RECORD_AUDIT_MAX) return ids.map((id) => ({ ...base, targetType: "elicitation", targetId: id, detail: { reason } }));
+  const out: AuditInput[] = [];
+  for (let i = 0; i < ids.length; i += AUDIT_BATCH_IDS) {
+    const batch = ids.slice(i, i + AUDIT_BATCH_IDS);
+    out.push({ ...base, targetType: "elicitation_batch", targetId: `${batch[0]}..${batch[batch.length - 1]}`, detail: { reason, count: batch.length, ids: batch } });
+  }
+  return out;
 }
 
 export async function revokeRecords(db: Db, actor: { type: "operator" | "system"; id: string }, selector: RevokeSelector, reason: string): Promise<string[]> {
