@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = {
   connectRefused: "connect.refused",
   connectRefusedRepeated: "connect.refused_repeated",
   connectDecided: "connect.decided",
+  connectRestarted: "connect.restarted",
   flowPromotionRequested: "flow.promotion_requested",
   flowPromoted: "flow.promoted",
   flowRolledBack: "flow.rolled_back",

@@ -67,13 +67,25 @@ async function check(db: Db, id: string, user: BrowserUser, allowed: Elicitation
 }
 
 export async function connectView(db: Db, id: string, user: BrowserUser) {
-  const checked = await check(db, id, user, ["sent", "accepted"], true);
+  // `opened`: the person pressed Continue but no callback came back (they left the provider's
+  // sign-in, or it failed there). Their client keeps offering this same link, so the page must
+  // offer a way on (start again) rather than a dead end.
+  const checked = await check(db, id, user, ["sent", "accepted", "opened"], true);
   if (!checked.ok) return checked;
   const { record } = checked;
   const provider = await providerInfo(db, record.providerId!);
   return {
     ok: true as const,
-    view: { id: record.id, purpose: record.purpose, clientName: record.clientName, tool: record.toolName, providerName: provider.displayName, providerUrl: provider.issuer, expiresAt: record.expiresAt! },
+    view: {
+      id: record.id,
+      purpose: record.purpose,
+      clientName: record.clientName,
+      tool: record.toolName,
+      providerName: provider.displayName,
+      providerUrl: provider.issuer,
+      expiresAt: record.expiresAt!,
+      startedAt: record.state === "opened" ? record.updatedAt : null,
+    },
   };
 }
 
@@ -102,10 +114,39 @@ export async function continueConnect(db: Db, id: string, user: BrowserUser): Pr
   return { ok: true, location: url.toString() };
 }
 
-export async function declineConnect(db: Db, id: string, user: BrowserUser, action: "decline" | "cancel") {
-  const checked = await check(db, id, user, ["sent", "accepted"]);
+/**
+ * Start again after a Continue that never came back: a fresh state, nonce and PKCE verifier on the
+ * same record (one record, one link), so the earlier trip to the provider can no longer complete
+ * (its state names nothing) and the new one can. Only the record's own person, only while opened.
+ */
+export async function restartConnect(db: Db, id: string, user: BrowserUser): Promise<{ ok: true; location: string } | { ok: false; problem: Problem }> {
+  const checked = await check(db, id, user, ["opened"]);
   if (!checked.ok) return checked;
-  await transition(db, id, { from: ["sent", "accepted"], to: action === "decline" ? "declined" : "cancelled", actor: { type: "subject", id: user.sub }, reason: `${action} on the connect page` });
+  const cfg = connectConfig();
+  const provider = await providerInfo(db, checked.record.providerId!);
+  const state = randomBytes(32).toString("base64url");
+  const nonce = nonceFor(id, state);
+  const verifier = randomBytes(48).toString("base64url");
+  const rotated = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(elicitationRecords)
+      .set({ stateHash: sha256(state), nonceHash: sha256(nonce), pkceVerifierSealed: sealBlob(vaultKey(), `pkce:${id}`, verifier) })
+      .where(and(eq(elicitationRecords.id, id), eq(elicitationRecords.state, "opened"), eq(elicitationRecords.stateHash, checked.record.stateHash!)))
+      .returning({ id: elicitationRecords.id });
+    if (row) await appendAudit(tx, { actorType: "subject", actorId: user.sub, action: AUDIT_ACTIONS.connectRestarted, targetType: "elicitation", targetId: id, detail: { provider: provider.id } });
+    return !!row;
+  });
+  // Another tab restarted or a callback completed meanwhile: this one changes nothing.
+  if (!rotated) return refuse(db, user, checked.record, id, "used");
+  const url = await authorizationUrl(provider, cfg.dev, { redirectUri: checked.record.redirectUri!, state, nonce, verifier });
+  return { ok: true, location: url.toString() };
+}
+
+export async function declineConnect(db: Db, id: string, user: BrowserUser, action: "decline" | "cancel") {
+  const checked = await check(db, id, user, ["sent", "accepted", "opened"]);
+  if (!checked.ok) return checked;
+  const moved = await transition(db, id, { from: ["sent", "accepted", "opened"], to: action === "decline" ? "declined" : "cancelled", actor: { type: "subject", id: user.sub }, reason: `${action} on the connect page` });
+  if (!moved) return refuse(db, user, checked.record, id, "finished");
   return { ok: true as const };
 }
 

@@ -40,6 +40,10 @@ describe("console sign-in", () => {
     const ctxA = await browser().newContext();
     const a = await ctxA.newPage();
     await signIn(a, base(), "operator");
+    // A scope that names nothing (a typo) is refused, not shown as engaged.
+    const typo = await a.request.post(`${base()}/api/console/kill-switch`, { data: { scope: "workflow:generate_reprot", action: "engage", reason: "e2e drill" } });
+    expect(typo.status()).toBe(409);
+    expect(await typo.json()).toMatchObject({ ok: false, error: expect.stringMatching(/no workflow is called "generate_reprot"/) });
     const engage = await a.request.post(`${base()}/api/console/kill-switch`, { data: { scope: "mode:form", action: "engage", reason: "e2e drill" } });
     expect(engage.status()).toBe(200);
     await a.reload();

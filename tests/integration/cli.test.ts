@@ -161,6 +161,26 @@ describe("ctl", () => {
     expect(notTar.stdout).toMatch(/^FAILED: not an evidence archive: /);
   });
 
+  it("refuses a kill switch whose scope names nothing (a typo), in one line, and engages nothing", async () => {
+    expect((await runCli(["migrate", "--json"], storeEnv)).code).toBe(0);
+    for (const [scope, message] of [
+      ["workflow:generate_reprot", /no workflow is called "generate_reprot"/],
+      ["flow:genrate_report:claude-code", /no workflow is called "genrate_report"/],
+      ["upstream:nosuch", /no upstream is registered as "nosuch"/],
+    ] as const) {
+      const r = await runCli(["kill-switch", "on", "--scope", scope, "--reason", "typo drill"], storeEnv);
+      expect(r.code, scope).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(oneLine(r.stderr)).toBe(true);
+    }
+    // A known workflow with a profile no client has used yet is a valid, pre-emptive switch.
+    const ok = await runCli(["kill-switch", "on", "--scope", "flow:generate_report:not-seen-yet", "--reason", "pre-emptive", "--expires-in", "1", "--json"], storeEnv);
+    expect(ok.code, ok.stderr).toBe(0);
+    const status = JSON.parse((await runCli(["kill-switch", "status", "--json"], storeEnv)).stdout) as { active: Array<{ scope: string }> };
+    expect(status.active.map((s) => s.scope)).toContain("flow:generate_report:not-seen-yet");
+    expect(status.active.map((s) => s.scope)).not.toContain("workflow:generate_reprot");
+  });
+
   it("reports a malformed manifest", async () => {
     const dir = path.join(tmp, "malformed");
     fs.mkdirSync(dir);

@@ -5,7 +5,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, downstreamConnections, elicitationRecords, vaultSecrets } from "@/db/schema";
 import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
-import { completeCallback, connectView, continueConnect, declineConnect } from "@/lib/connect/flow";
+import { completeCallback, connectView, continueConnect, declineConnect, restartConnect } from "@/lib/connect/flow";
 import { seedDemo } from "@/lib/demo/seed";
 import { getRecord } from "@/lib/elicitation/records";
 import { engageKillSwitch } from "@/lib/policy/kill-switch";
@@ -180,6 +180,40 @@ describe("URL mode", () => {
       expect(await getRecord(t.store.db, id)).toMatchObject({ state: "completed", lateCallbackAt: null });
       const noise = await t.store.db.select().from(auditLog).where(and(eq(auditLog.targetId, id), inArray(auditLog.action, ["record.late_callback", "record.failed"])));
       expect(noise).toEqual([]);
+      await c.close();
+    });
+
+    it("a Continue that never came back: the same link offers to start again; the old trip then completes nothing, the new one connects once", async () => {
+      const u = await user();
+      await reset(u.subject);
+      const { c, id } = await startFlow(u);
+      const abandoned = await throughProvider(id, u); // signed in at the provider, never came back
+      const view = await connectView(t.store.db, id, u.browser);
+      expect(view).toMatchObject({ ok: true, view: { id, startedAt: expect.any(Date) } });
+      // Only the person themselves, only while the record is opened.
+      expect(await restartConnect(t.store.db, id, { sub: "user-mallory-2001", tenant: "globex" })).toEqual({ ok: false, problem: "mismatch" });
+      const again = await restartConnect(t.store.db, id, u.browser);
+      if (!again.ok) throw new Error(again.problem);
+      expect(await completeCallback(t.store.db, abandoned.searchParams, u.browser)).toMatchObject({ ok: false, problem: "not_found" });
+      const back = await loginAtProvider(again.location, "alice", `${app.baseUrl}/connect/callback`);
+      expect(await completeCallback(t.store.db, back.searchParams, u.browser)).toMatchObject({ ok: true });
+      expect(await grants(u.subject)).toBe(1);
+      expect(await getRecord(t.store.db, id)).toMatchObject({ state: "completed" });
+      expect(await restartConnect(t.store.db, id, u.browser)).toEqual({ ok: false, problem: "finished" });
+      const restarted = await t.store.db.select().from(auditLog).where(and(eq(auditLog.targetId, id), eq(auditLog.action, "connect.restarted")));
+      expect(restarted).toHaveLength(1);
+      await c.close();
+    });
+
+    it("start again is refused before any Continue, and two restarts at once rotate once", async () => {
+      const u = await user();
+      await reset(u.subject);
+      const { c, id } = await startFlow(u);
+      expect(await restartConnect(t.store.db, id, u.browser)).toEqual({ ok: false, problem: "finished" });
+      await throughProvider(id, u);
+      const both = await Promise.all([restartConnect(t.store.db, id, u.browser), restartConnect(t.store.db, id, u.browser)]);
+      expect(both.filter((r) => r.ok)).toHaveLength(1);
+      expect(both.filter((r) => !r.ok)).toEqual([{ ok: false, problem: "used" }]);
       await c.close();
     });
 

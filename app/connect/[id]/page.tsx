@@ -46,8 +46,18 @@ export default async function ConnectPage({ params }: { params: Promise<{ id: st
         </div>
       </dl>
       <p className="mt-6 text-sm">Your {v.providerName} password and tokens never pass through your MCP client or the AI model.</p>
+      {v.startedAt ? (
+        <p className="mt-6 rounded border border-amber-600 bg-amber-50 p-3 text-sm dark:bg-amber-950" role="status" data-testid="connect-started">
+          You pressed Continue at {v.startedAt.toISOString().replace("T", " ").slice(0, 16)} UTC, but the sign-in at {v.providerName} did not come back here. Start again for a fresh
+          sign-in; the earlier one stops working.
+        </p>
+      ) : null}
       <form method="post" action={`/connect/${v.id}/decision`} className="mt-6 flex flex-wrap gap-3">
-        <button name="action" value="continue" className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800">Continue to {v.providerName}</button>
+        {v.startedAt ? (
+          <button name="action" value="restart" className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800">Start again at {v.providerName}</button>
+        ) : (
+          <button name="action" value="continue" className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800">Continue to {v.providerName}</button>
+        )}
         <button name="action" value="decline" className="rounded border border-slate-500 px-4 py-2 hover:bg-slate-100 dark:hover:bg-slate-800">Decline</button>
         <button name="action" value="cancel" className="rounded border border-slate-500 px-4 py-2 hover:bg-slate-100 dark:hover:bg-slate-800">Cancel</button>
       </form>

@@ -2,7 +2,7 @@ import { getDb } from "@/db";
 import { currentUser } from "@/lib/auth/session";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { sameOriginOnly } from "@/lib/auth/request-guard";
-import { continueConnect, declineConnect } from "@/lib/connect/flow";
+import { continueConnect, declineConnect, restartConnect } from "@/lib/connect/flow";
 
 export const dynamic = "force-dynamic";
 
@@ -18,6 +18,10 @@ export const POST = sameOriginOnly("form", async (req: Request, ctx: { params: P
   const who = { sub: user.sub, tenant: user.tenant };
   if (action === "continue") {
     const r = await continueConnect(db, id, who);
+    return r.ok ? Response.redirect(r.location, 303) : go(`/connect/problem?reason=${r.problem}`);
+  }
+  if (action === "restart") {
+    const r = await restartConnect(db, id, who);
     return r.ok ? Response.redirect(r.location, 303) : go(`/connect/problem?reason=${r.problem}`);
   }
   if (action === "decline" || action === "cancel") {
