@@ -88,8 +88,8 @@ describe("dynamically registered clients need the user's consent", () => {
     // Not redirected anywhere: a page asks first.
     expect(landing.status).toBe(200);
     expect(landing.url.startsWith("https://evil.example")).toBe(false);
-    expect(landing.html).toContain('<span class="host">evil.example</span>');
-    expect(landing.html).toContain(`<code>${EVIL}</code>`);
+    expect(landing.html).toContain('<span class="host"><bdi>evil.example</bdi></span>');
+    expect(landing.html).toContain(`<code><bdi>${EVIL}</bdi></code>`);
     expect(landing.html).toContain("not verified");
     expect(landing.html).toContain(`${app.baseUrl}/api/mcp`);
     // The self-declared name is shown escaped, never as markup.
