@@ -48,6 +48,10 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
   return parsed;
 }
 
+function isJsonRpcResponse(body: unknown): boolean {
+  return typeof body === "object" && body !== null && !Object.hasOwn(body, "method") && (Object.hasOwn(body, "result") || Object.hasOwn(body, "error"));
+}
+
 /** Runs the checks; on refusal the response is already written and `{ ok: false }` returned. */
 export async function guardMcpRequest(req: http.IncomingMessage, res: http.ServerResponse, options: RequestGuardOptions): Promise<Guarded> {
   // The body first (bounded), so every error below can carry the request's id. Past the cap or not
@@ -91,6 +95,12 @@ export async function guardMcpRequest(req: http.IncomingMessage, res: http.Serve
     logger.info({ event: "mcp.auth_refused", reason: bearer?.message ?? "verifier error" }, "bearer refused");
     return refuse(401, -32001, bearer ? `unauthorized: ${bearer.message}` : "unauthorized", { "www-authenticate": bearerChallenge(options.resource, bearer) });
   }
+  // A JSON-RPC response (no method; a result or an error) is the client's answer to a request this
+  // server sent, an elicitation above all: refusing it for the subject's rate would drop a person's
+  // answer and leave the call waiting for its timeout. There can be no more of them than requests
+  // we sent (others are dropped by the transport), and each still passed the address limit and a
+  // verified token, so they are not counted against the subject.
+  if (isJsonRpcResponse(body)) return { ok: true, principal, body, fail };
   const bySubject = await options.limiter.consume("subject", `${principal.tenant}\u0000${principal.subject}`);
   if (!bySubject.ok) return refuse(429, -32000, bySubject.message, { "retry-after": String(bySubject.retryAfterSeconds) });
   return { ok: true, principal, body, fail };

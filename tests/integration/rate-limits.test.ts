@@ -59,6 +59,19 @@ describe("/api/mcp rate limits", () => {
     expect(await res.json()).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: `rate limit exceeded: too many MCP requests from this account; retry after ${retryAfter} s` }, id: "over-1" });
   });
 
+  it("a client's answers to the server's own requests (JSON-RPC responses) are not refused for the subject's rate, and do not use it up", async () => {
+    const subject = `user-answers-${randomUUID()}`;
+    const tok = await token(subject);
+    const answer = (id: number) => ({ jsonrpc: "2.0", id, result: { action: "decline" } });
+    for (let i = 0; i < 8; i++) expect((await mcp(app.baseUrl, { ip: address(), token: tok, body: answer(i) })).status).not.toBe(429);
+    for (let i = 0; i < 5; i++) expect((await mcp(app.baseUrl, { ip: address(), token: tok })).status).toBe(400); // the full allowance is still there
+    expect((await mcp(app.baseUrl, { ip: address(), token: tok })).status).toBe(429);
+    // Past the limit, an answer still gets through to the transport (no session here: 400, not 429)...
+    expect((await mcp(app.baseUrl, { ip: address(), token: tok, body: answer(99) })).status).not.toBe(429);
+    // ...and a request dressed as an answer is still a request.
+    expect((await mcp(app.baseUrl, { ip: address(), token: tok, body: { jsonrpc: "2.0", id: 7, method: "tools/list", result: {} } })).status).toBe(429);
+  });
+
   it("a blocked subject cannot open a session (nothing recorded), and another subject on the same address is served", async () => {
     const ip = address();
     const blocked = await token(`user-blocked-${randomUUID()}`);
