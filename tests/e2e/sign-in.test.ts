@@ -112,6 +112,15 @@ describe("console sign-in", () => {
     expect(await page.getByTestId("forbidden").textContent()).toMatch(/cannot open this page/);
     expect(await page.getByTestId("kill-switch-banner").count()).toBe(0);
     expect(await page.content()).not.toContain("operators-only reason 7Q2");
+    // Leave nothing engaged for the files that run after this one: release it (two people).
+    for (const who of ["operator", "admin"] as const) {
+      const ctx = await browser().newContext();
+      const p = await ctx.newPage();
+      await signIn(p, base(), who);
+      const released = await p.request.post(`${base()}/api/console/kill-switch`, { data: { scope: "flow:generate_report:banner-check", action: "release", reason: "banner check over" } });
+      expect(released.status()).toBe(200);
+      await ctx.close();
+    }
     expect((await page.request.get(`${base()}/api/console/audit`)).status()).toBe(403);
     await context.close();
     const auditor = await browser().newContext();
