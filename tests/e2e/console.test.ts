@@ -129,9 +129,12 @@ describe("console", () => {
     expect(verified.code).toBe(0);
     const count = JSON.parse(verified.stdout).count as number;
     expect(count).toBeGreaterThan(10);
-    // Extracted, it is the data parts, the manifest, its detached signature and the key.
+    // Extracted, it is the data parts, the manifest, its detached signature and the key (plus the
+    // signed release-gate documents, when a gate has run in this deployment: verified above).
     execFileSync("tar", ["-xf", tarPath, "-C", dir]);
-    expect(fs.readdirSync(dir).filter((n) => !n.startsWith("audit.ndjson.")).sort()).toEqual(["evidence.tar", "manifest.json", "manifest.json.sig", "signer.pub.pem"]);
+    const parts = fs.readdirSync(dir);
+    expect(parts.filter((n) => !n.startsWith("audit.ndjson.") && !n.startsWith("gate-evidence.")).sort()).toEqual(["evidence.tar", "manifest.json", "manifest.json.sig", "signer.pub.pem"]);
+    expect(parts.filter((n) => n.startsWith("gate-evidence.")).every((n) => /^gate-evidence\.[0-9a-f]{64}\.json$/.test(n))).toBe(true);
     expect(fs.readdirSync(dir).filter((n) => n.startsWith("audit.ndjson."))).toContain("audit.ndjson.000001");
     // The same archive, uploaded to the console as downloaded, verifies too; a changed line is named.
     await auditor.getByLabel(/Evidence archive/).setInputFiles(tarPath);
@@ -245,8 +248,14 @@ describe("console", () => {
       await page.goto(`${base()}${path}`);
       // Every visible, enabled control gets a number; then Tab walks the page from the top.
       const total = await page.evaluate(() => {
+        // Inside a closed <details> only its own <summary> is a control until it is opened (Chromium
+        // keeps layout boxes for the hidden content, so client rects alone do not say it is hidden).
+        const folded = (el: HTMLElement) => {
+          const closed = el.closest("details:not([open])");
+          return !!closed && !(el.tagName === "SUMMARY" && el.parentElement === closed);
+        };
         const controls = [...document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea, summary, [tabindex]")].filter(
-          (el) => el.tabIndex >= 0 && !(el as HTMLButtonElement).disabled && (el as HTMLInputElement).type !== "hidden" && el.getClientRects().length > 0,
+          (el) => el.tabIndex >= 0 && !(el as HTMLButtonElement).disabled && (el as HTMLInputElement).type !== "hidden" && el.getClientRects().length > 0 && !folded(el),
         );
         controls.forEach((el, i) => el.setAttribute("data-kb", String(i)));
         (document.activeElement as HTMLElement | null)?.blur();
