@@ -43,7 +43,8 @@ describe("provider state in the store", () => {
     const allow = formsOf(ask.html, ask.url).find((f) => f.buttons.some((b) => b.value === "allow"))!;
     const allowed = await browser.submit(allow, { decision: "allow" }, "https://evil.example");
     const evilCode = new URL(allowed.url).searchParams.get("code")!;
-    expect(evilCode).toBeTruthy();
+    expect(allowed.url.startsWith(EVIL)).toBe(true);
+    expect(evilCode).toMatch(/^[\w-]{20,}$/);
 
     // Restart: a new provider on the same store, port and data directory.
     const port = Number(new URL(app.baseUrl).port);
@@ -55,7 +56,10 @@ describe("provider state in the store", () => {
 
     // Still signed in, client still registered, consent still remembered: straight back with a code.
     const after = await browser.go(evilAuth(), {}, "https://evil.example");
-    expect(new URL(after.url).searchParams.get("code")).toBeTruthy();
+    expect(after.url.startsWith(EVIL)).toBe(true); // no consent page in between: the grant survived
+    const code = new URL(after.url).searchParams.get("code");
+    expect(code).toMatch(/^[\w-]{20,}$/);
+    expect(code).not.toBe(evilCode);
     const list = await browser.go(`${issuer}/consents`);
     expect(list.status).toBe(200);
     expect(list.html).toContain("Persistent Evil");

@@ -78,7 +78,8 @@ describe("server-everything behind the gateway", () => {
     expect(rows).toHaveLength(1);
     const row = rows[0]!;
     expect(row).toMatchObject({ upstreamId: "everything", toolName: "everything__trigger-elicitation-request", mode: "form" });
-    expect(row.upstreamRequestId).toBeTruthy();
+    // The upstream's own JSON-RPC id for its elicitation/create, kept so the two sides can be matched.
+    expect(row.upstreamRequestId).toMatch(/^[\w.-]{1,64}$/);
     expect(row).toMatchObject({ routeDecision: "form", state: "completed" });
     expect(c.received).toHaveLength(1);
     // The answer was re-validated and forwarded: the upstream echoes it back in its result.

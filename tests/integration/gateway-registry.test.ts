@@ -68,7 +68,7 @@ describe("upstream registry", () => {
     await expect(authorize(t.store.db, "op-operator-gw", addUpstreamAction.permission, { type: "upstream", id: "x" })).rejects.toThrow(AuthError);
     const denied = await t.store.db.select().from(auditLog).where(and(eq(auditLog.action, "access.denied"), eq(auditLog.actorId, "op-operator-gw")));
     expect(denied.some((d) => (d.detail as { permission: string }).permission === "upstreams.manage")).toBe(true);
-    await expect(authorize(t.store.db, ADMIN, addUpstreamAction.permission, { type: "upstream", id: "x" })).resolves.toBeTruthy();
+    await expect(authorize(t.store.db, ADMIN, addUpstreamAction.permission, { type: "upstream", id: "x" })).resolves.toMatchObject({ subject: ADMIN, roles: expect.arrayContaining(["admin"]) });
   });
 
   it("the demo starts server-everything and registers it for acme with its flows open to the demo profiles", async () => {

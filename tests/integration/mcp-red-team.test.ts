@@ -206,7 +206,7 @@ async function rawSession(token: string, protocolVersion = "2025-11-25") {
   expect(init.status).toBe(200);
   await init.text();
   const sid = init.headers.get("mcp-session-id")!;
-  expect(sid).toBeTruthy();
+  expect(sid).toMatch(/^[\x21-\x7e]{16,}$/); // visible ASCII only, as the transport spec requires
   const post = (body: unknown, version: string | undefined = protocolVersion) =>
     fetch(resource, { method: "POST", headers: { ...headers, "mcp-session-id": sid, ...(version ? { "mcp-protocol-version": version } : {}) }, body: JSON.stringify(body) });
   const initialized = await post({ jsonrpc: "2.0", method: "notifications/initialized" });
