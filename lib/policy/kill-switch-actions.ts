@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import type { OperatorActionSpec } from "@/lib/auth/operator-action";
-import { scopeNamesNothing } from "./kill-switch-target";
 import { engageKillSwitch, KillSwitchError, killSwitchReason, killSwitchScope, releaseKillSwitch } from "./kill-switch";
 
 export const killSwitchInput = z.object({
@@ -20,8 +19,6 @@ export const killSwitchAction: OperatorActionSpec<typeof killSwitchInput, { stat
   run: async ({ db, operator, input }) => {
     const actor = { type: "operator" as const, id: operator.subject };
     if (input.action === "engage") {
-      const nothing = await scopeNamesNothing(db, input.scope);
-      if (nothing) throw new KillSwitchError(`kill switch ${input.scope} not engaged: ${nothing}`);
       const expiresAt = input.expiresInMinutes ? new Date(Date.now() + input.expiresInMinutes * 60_000) : undefined;
       await engageKillSwitch(db, actor, { scope: input.scope, reason: input.reason, expiresAt });
       return { state: "engaged", scope: input.scope };

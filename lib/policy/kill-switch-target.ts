@@ -3,7 +3,7 @@
 // Known workflows are the ones this app serves (by name only: lib/workflows/names.ts), the ones flows have been recorded for (gateway
 // tools included), and the namespaced tools of a registered upstream; an upstream must be in the
 // registry. A flow's profile may be new (a switch can be set before a client first calls), but its
-// workflow must be known. Checked where an operator engages a switch (console, API, CLI).
+// workflow must be known. Checked by engageKillSwitch itself, so every way of engaging gets it.
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { flows, upstreams } from "@/db/schema";

@@ -9,6 +9,7 @@ import type { Db, DbOrTx } from "@/db/client";
 import { killSwitchEvents, killSwitches, type KillSwitch } from "@/db/schema";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAudit } from "@/lib/audit/writer";
+import { scopeNamesNothing } from "./kill-switch-target";
 import { revokeRecordsTx } from "@/lib/elicitation/revoke";
 
 // Flow ids are `workflow:profile` (lib/policy/profile-id.ts), so every flow fits `flow:`.
@@ -36,6 +37,10 @@ export async function activeKillSwitches(db: DbOrTx, now = new Date()): Promise<
 
 export async function engageKillSwitch(db: Db, actor: Actor, input: { scope: string; reason: string; expiresAt?: Date }): Promise<KillSwitch> {
   const scope = killSwitchScope.parse(input.scope);
+  // A well-formed scope must also name something that exists: a typo would otherwise be shown as
+  // engaged while stopping nothing. Checked here, so every caller (console, API, CLI) gets it.
+  const nothing = await scopeNamesNothing(db, scope);
+  if (nothing) throw new KillSwitchError(`kill switch ${scope} not engaged: ${nothing}`);
   const reason = killSwitchReason.parse(input.reason);
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new KillSwitchError("expiry must be in the future");
   return db.transaction(async (tx) => {

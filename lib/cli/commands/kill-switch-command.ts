@@ -3,8 +3,7 @@
 // `off` records a request, a second, different operator confirms it. Who acts is proven by
 // `ctl login` (operator-proof.ts), never chosen with --as; without a login only engaging works,
 // as the system actor "ctl" (break-glass must work even when the issuer is down).
-import { activeKillSwitches, engageKillSwitch, KillSwitchError, killSwitchScope, releaseKillSwitch } from "@/lib/policy/kill-switch";
-import { scopeNamesNothing } from "@/lib/policy/kill-switch-target";
+import { activeKillSwitches, engageKillSwitch, KillSwitchError, releaseKillSwitch } from "@/lib/policy/kill-switch";
 import { authorize, AuthError } from "@/lib/auth/authorize";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { emit, parse, positiveInt } from "../args";
@@ -42,8 +41,6 @@ export async function killSwitchCommand(argv: string[]): Promise<number> {
     }
     try {
       if (sub === "on") {
-        const nothing = killSwitchScope.safeParse(values.scope).success ? await scopeNamesNothing(store.db, values.scope!) : undefined;
-        if (nothing) throw new KillSwitchError(`kill switch ${values.scope} not engaged: ${nothing}`);
         await engageKillSwitch(store.db, actor, { scope: values.scope!, reason: values.reason!, expiresAt: minutes ? new Date(Date.now() + minutes * 60_000) : undefined });
         emit(json, { ok: true, scope: values.scope, state: "engaged", actor }, `kill switch ${values.scope} engaged by ${actor.id}`);
       } else {
