@@ -1,41 +1,88 @@
-// Release gates: evidence from the five gate suites (contract, privacy, phishing, recovery,
-// accessibility), each run recorded against the flow's version fingerprint with a hash of its
-// result file. Evidence recorded against another fingerprint is stale; promotion needs all five
-// passing and fresh, checked when the promotion is applied, not only when it was requested.
+// Release gates: evidence from the five gates (contract, privacy, phishing, recovery,
+// accessibility), each run recorded against the flow's version fingerprint with the hash of the
+// signed evidence document it came from (lib/gates). A gate counts as passed only when that
+// document exists, hashes to the recorded value, carries a valid signature by this deployment's
+// audit key, is about this flow and this fingerprint, and itself says the gate passed: a gate row
+// alone is nobody's word (a releaser once could "record" a pass by pointing at any file).
+// Evidence recorded against another fingerprint is stale; promotion needs all five passing and
+// fresh, checked when the promotion is applied, not only when it was requested.
+import { createHash } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
-import type { Db, DbOrTx } from "@/db/client";
-import { flows, gateName, gateRuns, type Flow } from "@/db/schema";
-import { AUDIT_ACTIONS } from "@/lib/audit/actions";
-import { appendAudit } from "@/lib/audit/writer";
+import { z } from "zod";
+import type { DbOrTx } from "@/db/client";
+import { gateEvidence, gateName, gateRuns, type Flow, type GateEvidenceRow } from "@/db/schema";
+import { loadSigner, publicKeyFromBase64, verifySignature } from "@/lib/audit/signing";
 
 export type Gate = (typeof gateName.enumValues)[number];
 export const GATES = gateName.enumValues;
 
 export interface GateState {
   gate: Gate;
-  status: "passed" | "failed" | "missing" | "stale";
+  /** "unverified": the latest run claims a pass its signed evidence does not back. */
+  status: "passed" | "failed" | "missing" | "stale" | "unverified";
   ranAt: Date | null;
+  /** Why a claimed pass is not accepted ("unverified" only). */
+  reason?: string;
 }
 
-export async function gateStatus(db: DbOrTx, flow: Flow): Promise<GateState[]> {
+// The parts of an evidence document (lib/gates/evidence.ts) the check reads.
+const evidenceClaims = z.object({
+  flow: z.object({ id: z.string(), fingerprint: z.string() }),
+  gates: z.array(z.object({ gate: z.string(), outcome: z.string() })),
+});
+
+/** Outcomes that let a gate pass (lib/gates/types.ts `gatePassed`). */
+const PASSING_OUTCOMES = new Set(["passed", "not_applicable"]);
+
+export type EvidenceKeyCheck = (row: GateEvidenceRow) => boolean;
+
+/** Checks a document's signature with this deployment's audit key (loaded only when needed). */
+export function auditKeyCheck(): EvidenceKeyCheck {
+  let key: { fingerprint: string; publicKey: ReturnType<typeof publicKeyFromBase64> } | undefined;
+  return (row) => {
+    if (!key) {
+      const signer = loadSigner();
+      key = { fingerprint: signer.keyFingerprint, publicKey: publicKeyFromBase64(signer.publicKey) };
+    }
+    return row.keyFingerprint === key.fingerprint && verifySignature(key.publicKey, row.document, row.signature);
+  };
+}
+
+/** Why `evidence` does not back a pass of `gate` for `flow`, or undefined when it does. */
+export function evidenceDoubt(flow: Flow, gate: Gate, hash: string, evidence: GateEvidenceRow | undefined, keyCheck: EvidenceKeyCheck): string | undefined {
+  if (!evidence) return "no signed evidence document has this hash";
+  if (createHash("sha256").update(evidence.document).digest("hex") !== hash) return "the evidence document does not hash to the recorded value";
+  if (evidence.flowId !== flow.id || evidence.fingerprint !== flow.fingerprint) return "the evidence is about another flow or version";
+  let claims: z.infer<typeof evidenceClaims>;
+  try {
+    claims = evidenceClaims.parse(JSON.parse(evidence.document));
+  } catch {
+    return "the evidence document cannot be read";
+  }
+  if (claims.flow.id !== flow.id || claims.flow.fingerprint !== flow.fingerprint) return "the evidence is about another flow or version";
+  const result = claims.gates.find((g) => g.gate === gate);
+  if (!result) return `the evidence has no ${gate} result`;
+  if (!PASSING_OUTCOMES.has(result.outcome)) return `the evidence says ${gate} ${result.outcome.replace(/_/g, " ")}`;
+  if (!keyCheck(evidence)) return "the evidence's signature does not verify with this deployment's audit key";
+  return undefined;
+}
+
+export async function gateStatus(db: DbOrTx, flow: Flow, keyCheck: EvidenceKeyCheck = auditKeyCheck()): Promise<GateState[]> {
   const out: GateState[] = [];
   for (const gate of GATES) {
     const [last] = await db.select().from(gateRuns).where(and(eq(gateRuns.flowId, flow.id), eq(gateRuns.gate, gate))).orderBy(desc(gateRuns.ranAt), desc(gateRuns.id)).limit(1);
-    out.push({ gate, ranAt: last?.ranAt ?? null, status: !last ? "missing" : last.fingerprint !== flow.fingerprint ? "stale" : last.passed ? "passed" : "failed" });
+    if (!last) out.push({ gate, ranAt: null, status: "missing" });
+    else if (last.fingerprint !== flow.fingerprint) out.push({ gate, ranAt: last.ranAt, status: "stale" });
+    else if (!last.passed) out.push({ gate, ranAt: last.ranAt, status: "failed" });
+    else {
+      const [evidence] = await db.select().from(gateEvidence).where(eq(gateEvidence.hash, last.resultHash)).limit(1);
+      const reason = evidenceDoubt(flow, gate, last.resultHash, evidence, keyCheck);
+      out.push(reason ? { gate, ranAt: last.ranAt, status: "unverified", reason } : { gate, ranAt: last.ranAt, status: "passed" });
+    }
   }
   return out;
 }
 
 export function gatesBlocking(states: GateState[]): string[] {
-  return states.filter((s) => s.status !== "passed").map((s) => `${s.gate} ${s.status}`);
-}
-
-export async function recordGateRun(db: Db, actor: string, input: { flowId: string; gate: Gate; passed: boolean; resultHash: string }) {
-  return db.transaction(async (tx) => {
-    const [flow] = await tx.select().from(flows).where(eq(flows.id, input.flowId)).limit(1);
-    if (!flow) throw new Error(`flow ${input.flowId} does not exist`);
-    const [row] = await tx.insert(gateRuns).values({ flowId: flow.id, gate: input.gate, passed: input.passed, fingerprint: flow.fingerprint, resultHash: input.resultHash, ranBy: actor }).returning();
-    await appendAudit(tx, { actorType: "operator", actorId: actor, action: AUDIT_ACTIONS.gateRecorded, targetType: "flow", targetId: flow.id, detail: { gate: input.gate, passed: input.passed, fingerprint: flow.fingerprint, result_sha256: input.resultHash } });
-    return row!;
-  });
+  return states.filter((s) => s.status !== "passed").map((s) => `${s.gate} ${s.status}${s.reason ? ` (${s.reason})` : ""}`);
 }

@@ -98,7 +98,7 @@ describe("ctl login and operator proof", () => {
       ["kill-switch", "off", "--reason", "over", "--as", "op-admin-0001"],
       ["revoke", "--pending", "--reason", "cleanup"],
       ["approvals", "approve", "apr_0123456789abcdef", "--reason", "fine by me"],
-      ["gates", "record", "--flow", "f", "--gate", "privacy", "--passed", "--result", "/dev/null"],
+      ["gates", "run", "--flow", "f"],
     ]) {
       const r = await runCli(args, env());
       expect(r.code, args.join(" ")).toBe(1);

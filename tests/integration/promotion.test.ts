@@ -6,8 +6,9 @@ import { flows } from "@/db/schema";
 import { ApprovalError, decideApproval } from "@/lib/approvals/decide";
 import { seedDemo } from "@/lib/demo/seed";
 import { getRecord, insertRecord, newRecordId } from "@/lib/elicitation/records";
-import { GATES, gateStatus, recordGateRun } from "@/lib/policy/gates";
+import { GATES, gateStatus, type Gate } from "@/lib/policy/gates";
 import { applyPromotion, PromotionError, requestPromotion, rollbackFlow, updateFingerprint } from "@/lib/policy/promotion";
+import { recordGateEvidence } from "../helpers/gate-evidence";
 import { createTestStore, type TestStore } from "../helpers/test-store";
 
 let t: TestStore;
@@ -24,9 +25,7 @@ afterAll(async () => {
 });
 
 const flow = async () => (await t.store.db.select().from(flows).where(eq(flows.id, FLOW)))[0]!;
-const passAll = async (except?: string) => {
-  for (const gate of GATES) await recordGateRun(t.store.db, RELEASER, { flowId: FLOW, gate, passed: gate !== except, resultHash: "a".repeat(64) });
-};
+const passAll = (except?: Gate) => recordGateEvidence(t.store.db, FLOW, RELEASER, { failing: except });
 
 describe("canary promotion", () => {
   it("waits for an approver, who is never the requester", async () => {

@@ -13,7 +13,7 @@ import { flowFormAction, gateRunFormAction, workflowRollbackFormAction } from ".
 
 export const dynamic = "force-dynamic";
 
-const BADGE: Record<string, string> = { passed: "bg-green-100 text-green-900", failed: "bg-red-100 text-red-900", missing: "bg-slate-200 text-slate-900", stale: "bg-amber-100 text-amber-950" };
+const BADGE: Record<string, string> = { passed: "bg-green-100 text-green-900", failed: "bg-red-100 text-red-900", missing: "bg-slate-200 text-slate-900", stale: "bg-amber-100 text-amber-950", unverified: "bg-red-100 text-red-900" };
 
 export default async function FlowsPage() {
   const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "flows" }, "/console/flows");
@@ -49,7 +49,7 @@ export default async function FlowsPage() {
                   <p className="mt-1 font-mono text-xs" title={JSON.stringify(f.fingerprintInputs)}>fingerprint {f.fingerprint.slice(0, 16)}…</p>
                   <ul className="mt-1 flex flex-wrap gap-2 text-xs" aria-label="Gates">
                     {gates.map((g) => (
-                      <li key={g.gate} className={`rounded px-1 ${BADGE[g.status]}`}>
+                      <li key={g.gate} className={`rounded px-1 ${BADGE[g.status]}`} title={g.reason}>
                         {g.gate}: {g.status}
                       </li>
                     ))}
