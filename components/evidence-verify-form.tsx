@@ -6,7 +6,8 @@ type Report = { ok: true; count: number; keyFingerprint: string } | { ok: false;
 
 /**
  * Sends the evidence archive (.tar, exactly as downloaded) to the server as the request body; the
- * server verifies it as it streams in, offline (no database), and writes nothing to disk.
+ * server verifies it as it streams in, offline (no database), and writes nothing to disk. The server
+ * accepts only this deployment's signing key: an archive signed by any other is reported broken.
  */
 export function EvidenceVerifyForm() {
   const [report, setReport] = useState<Report | { error: string } | null>(null);
@@ -37,7 +38,7 @@ export function EvidenceVerifyForm() {
         Verify
       </button>
       <p role="status" aria-live="polite" data-testid="verify-result">
-        {report === null ? "" : "error" in report ? `Error: ${report.error}` : report.ok ? `Intact: ${report.count} entries, signed by ${report.keyFingerprint}.` : `Broken: ${report.problem}`}
+        {report === null ? "" : "error" in report ? `Error: ${report.error}` : report.ok ? `Intact: ${report.count} entries, signed by this deployment's key ${report.keyFingerprint}.` : `Broken: ${report.problem}`}
       </p>
     </form>
   );

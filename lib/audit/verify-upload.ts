@@ -1,6 +1,9 @@
 // The console's verify upload, kept out of the route so it can be tested over plain HTTP: the body
 // is the .tar the export download produced, verified as it streams in (verify-archive.ts), under a
 // hard byte cap. Every outcome, refusals included, is audited without any value from the upload.
+// The archive is checked against this deployment's own signing key, never only the key it carries:
+// an archive re-chained and signed with any fresh key is self-consistent, and the console is where
+// an auditor checks evidence an operator handed over (the red team's F5).
 import type { Db } from "@/db/client";
 import { AUDIT_ACTIONS } from "./actions";
 import { EvidenceFormatError, EvidenceTooLargeError, verifyArchive } from "./verify-archive";
@@ -43,7 +46,14 @@ function mediaType(contentType: string | null): string {
   return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-export async function verifyUpload(db: Db, operator: string, req: UploadRequest, maxBytes: number): Promise<UploadResponse> {
+export interface UploadCheck {
+  maxBytes: number;
+  /** The fingerprint of the key the archive must be signed with (this deployment's). */
+  trustedFingerprint: string;
+}
+
+export async function verifyUpload(db: Db, operator: string, req: UploadRequest, check: UploadCheck): Promise<UploadResponse> {
+  const { maxBytes, trustedFingerprint } = check;
   const refuse = async (status: 400 | 413, error: string, outcome: Outcome): Promise<UploadResponse> => {
     await record(db, operator, outcome, undefined, error);
     return { status, body: { ok: false, error } };
@@ -55,7 +65,7 @@ export async function verifyUpload(db: Db, operator: string, req: UploadRequest,
   if (!req.body) return refuse(400, "the request has no body", "refused");
   let report: VerifyReport;
   try {
-    report = await verifyArchive(req.body, { maxBytes, discardRest: true });
+    report = await verifyArchive(req.body, { maxBytes, discardRest: true, trustedFingerprint });
   } catch (err) {
     if (err instanceof EvidenceTooLargeError) return refuse(413, err.message, "too_large");
     if (err instanceof EvidenceFormatError) return refuse(400, `not an evidence archive: ${err.message}`, "refused");

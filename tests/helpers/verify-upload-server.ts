@@ -8,12 +8,14 @@ import http from "node:http";
 import { openStore, type Store } from "@/db/client";
 import { storeConfigFromEnv, type StoreConfig } from "@/db/config";
 import { migrateStore } from "@/db/migrate";
+import { loadSigner } from "@/lib/audit/signing";
 import { verifyUpload, verifyUploadLimit } from "@/lib/audit/verify-upload";
 
 const config: StoreConfig = process.env.DATABASE_URL ? storeConfigFromEnv() : { kind: "pglite-memory" };
 const store: Store = await openStore(config);
 if (!process.env.DATABASE_URL) await migrateStore(store, config);
-const cap = verifyUploadLimit();
+// Pinned to the key in DATA_DIR, as the route pins to the deployment's own key.
+const check = { maxBytes: verifyUploadLimit(), trustedFingerprint: loadSigner().keyFingerprint };
 const held = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
 let base = held();
 let peak = base;
@@ -29,7 +31,7 @@ const server = http.createServer(async (req, res) => {
     res.end(JSON.stringify({ base, peak }));
     return;
   }
-  const out = await verifyUpload(store.db, "op-auditor", { contentType: req.headers["content-type"] ?? null, contentLength: req.headers["content-length"] ?? null, body: req }, cap);
+  const out = await verifyUpload(store.db, "op-auditor", { contentType: req.headers["content-type"] ?? null, contentLength: req.headers["content-length"] ?? null, body: req }, check);
   res.writeHead(out.status, { "content-type": "application/json", connection: "close" });
   res.end(JSON.stringify(out.body));
   res.once("finish", () => req.destroy());

@@ -41,7 +41,7 @@ beforeAll(async () => {
   goodItems = await readTar(good);
   // The handler under test, behind a plain HTTP server (the route adds only sign-in and the role check).
   server = http.createServer(async (req, res) => {
-    const out = await verifyUpload(t.store.db, "op-auditor", { contentType: req.headers["content-type"] ?? null, contentLength: req.headers["content-length"] ?? null, body: req }, CAP);
+    const out = await verifyUpload(t.store.db, "op-auditor", { contentType: req.headers["content-type"] ?? null, contentLength: req.headers["content-length"] ?? null, body: req }, { maxBytes: CAP, trustedFingerprint: signer.keyFingerprint });
     // Node discards whatever of the body was not read, as it does for the route.
     res.writeHead(out.status, { "content-type": "application/json" });
     res.end(JSON.stringify(out.body));
@@ -93,6 +93,18 @@ describe("verify upload over HTTP", () => {
     expect(r.status).toBe(200);
     expect(r.json.data).toMatchObject({ ok: false, problem: expect.stringMatching(/^line 8: entry 8 was changed/) });
     expect((await auditRows()).at(-1)).toMatchObject({ detail: { ok: false, outcome: "failed" } });
+  });
+
+  it("reports an archive signed by any key but the deployment's as broken, however consistent (red team F5)", async () => {
+    const stranger = loadSigner({ DATA_DIR: path.join(keys, "stranger") });
+    const file = path.join(keys, "stranger.tar");
+    await writeArchive({ db: t.store.db, format: "ndjson", signer: stranger, actor: { type: "system", id: "test" } }, file);
+    const r = await post(fs.readFileSync(file));
+    expect(r.status).toBe(200);
+    expect(r.json.data).toMatchObject({ ok: false, problem: `signed by ${stranger.keyFingerprint}, not the trusted key ${signer.keyFingerprint}` });
+    expect((await auditRows()).at(-1)).toMatchObject({ detail: { ok: false, outcome: "failed" } });
+    // The deployment's own archive of the same entries is intact, and says its key was pinned.
+    expect((await post(good)).json.data).toMatchObject({ ok: true, keyTrust: "pinned", keyFingerprint: signer.keyFingerprint });
   });
 
   const traversal = (marker: string) => [
@@ -250,7 +262,7 @@ describe("verify upload over HTTP", () => {
     // from the heap and let far more garbage wait), so the same bound means the same on every Node.
     const child = spawn(process.execPath, ["--expose-gc", "--max-semi-space-size=16", "--import", "tsx", path.join(root, "tests/helpers/verify-upload-server.ts")], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: t.url ?? "", AUDIT_VERIFY_MAX_BYTES: String(CAP), TMPDIR: privateTmp },
+      env: { ...process.env, DATABASE_URL: t.url ?? "", AUDIT_VERIFY_MAX_BYTES: String(CAP), TMPDIR: privateTmp, DATA_DIR: keys },
       stdio: ["ignore", "pipe", "inherit"],
     });
     const [first] = (await once(child.stdout!, "data")) as [Buffer];

@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { loadSigner } from "@/lib/audit/signing";
 import { verifyUpload, verifyUploadLimit } from "@/lib/audit/verify-upload";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { readGuard } from "@/lib/auth/read-guard";
@@ -14,7 +15,7 @@ export const POST = sameOriginOnly("upload", async (req: Request) => {
     guard.db,
     guard.operator.subject,
     { contentType: req.headers.get("content-type"), contentLength: req.headers.get("content-length"), body: req.body as AsyncIterable<Uint8Array> | null },
-    verifyUploadLimit(),
+    { maxBytes: verifyUploadLimit(), trustedFingerprint: loadSigner().keyFingerprint },
   );
   return NextResponse.json(res.body, { status: res.status });
 });
