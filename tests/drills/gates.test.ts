@@ -120,7 +120,7 @@ describe.runIf(process.env.DATABASE_URL)("gates against a healthy deployment", (
     expect((await ctlLogin("releaser", env)).code).toBe(0);
     const approver = await approverSession(get, instanceEnv);
     const { app } = get();
-    const r = await runCli(["gates", "run", "--flow", "purge_report_cache:claude-code", "--target", app.baseUrl, "--approver-session", approver, "--as", "op-releaser-0003", "--json"], env);
+    const r = await runCli(["gates", "run", "--flow", "purge_report_cache:claude-code", "--target", app.baseUrl, "--log-file", logTo(get), "--approver-session", approver, "--as", "op-releaser-0003", "--json"], env);
     const out = JSON.parse(r.stdout) as { ok: boolean; evidenceSha256: string; evidence: { gates: Array<{ gate: string; outcome: string; reason: string | null }> } };
     expect(out.evidence.gates.map((g) => g.gate)).toEqual(["contract", "privacy", "phishing", "accessibility", "recovery"]);
     expect(out.evidence.gates.filter((g) => !["passed", "not_applicable"].includes(g.outcome))).toEqual([]);
