@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { approvals, type Approval } from "@/db/schema";
+import { gateFault } from "@/lib/config/gate-faults";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAudit } from "@/lib/audit/writer";
 
@@ -24,7 +25,8 @@ export async function passApprovalGate(db: Db, q: { subject: string; tenantId: s
       .limit(1)
       .for("update");
     if (latest?.state === "approved") {
-      await tx.update(approvals).set({ state: "consumed" }).where(eq(approvals.id, latest.id));
+      // A deliberate defect, only under GATE_TEST_FAULTS (refused in production): the recovery gate must catch it.
+      if (!gateFault("approval-not-consumed")) await tx.update(approvals).set({ state: "consumed" }).where(eq(approvals.id, latest.id));
       await appendAudit(tx, { actorType: "subject", actorId: q.subject, action: AUDIT_ACTIONS.approvalConsumed, targetType: "approval", targetId: latest.id, detail: { action: q.action } });
       return { state: "approved", approval: latest };
     }

@@ -1,11 +1,14 @@
 // GATE_TEST_FAULTS: deliberate defects for proving that the release gates catch them (tests only).
 // "log-form-values" logs accepted form content verbatim; "skip-browser-user-check" lets any
-// signed-in browser user continue another user's connect link. Refused with APP_ENV=production,
+// signed-in browser user continue another user's connect link; "new-record-on-retry" makes a retried
+// URL-mode call open a second record instead of offering the pending one again; "timeout-not-recorded"
+// tells the call its form timed out but leaves the record open; "approval-not-consumed" lets one
+// approval authorise every later run. Refused with APP_ENV=production,
 // like MCP_CONFORMANCE_FIXTURES: no production deployment can be started with one.
 import type { Env } from "@/db/config";
 import { isProduction } from "./app-env";
 
-export const GATE_FAULTS = ["log-form-values", "skip-browser-user-check"] as const;
+export const GATE_FAULTS = ["log-form-values", "skip-browser-user-check", "new-record-on-retry", "timeout-not-recorded", "approval-not-consumed"] as const;
 export type GateFault = (typeof GATE_FAULTS)[number];
 
 const NONE: ReadonlySet<GateFault> = new Set();

@@ -4,6 +4,7 @@
 // a new record written and a URL elicitation sent. Nothing secret ever passes through the client.
 import { and, desc, eq, gt, inArray, isNull } from "drizzle-orm";
 import { elicitationRecords } from "@/db/schema";
+import { gateFault } from "@/lib/config/gate-faults";
 import { recordBasics, type AskContext } from "@/lib/elicitation/engine";
 import { countPreventedRepeat, recentRefusal } from "@/lib/elicitation/cooldown";
 import type { SecretNeed } from "@/lib/elicitation/needs";
@@ -51,7 +52,8 @@ export async function ensureGrant(ctx: AskContext, need: SecretNeed): Promise<Gr
     )
     .orderBy(desc(elicitationRecords.createdAt))
     .limit(1);
-  if (pending) {
+  // A deliberate defect, only under GATE_TEST_FAULTS (refused in production): the recovery gate must catch it.
+  if (pending && !gateFault("new-record-on-retry")) {
     // Offer the same link again (unless the user is already at the provider); never a new record.
     if (pending.state !== "opened" && ctx.session.modes.url) {
       await offer(ctx, pending.id, cfg.connectUrl(pending.id), need, true).catch((err: unknown) => {

@@ -25,3 +25,13 @@ export const DEMO_END_USERS = [
   { subject: "user-bob-1002", login: "bob", tenantId: "acme" },
   { subject: "user-mallory-2001", login: "mallory", tenantId: "globex" },
 ] as const;
+
+// Test users of the release gates' browser steps (recovery, accessibility). A canary flow admits a
+// stable share of subjects (lib/policy/flows.ts inCohort); the seeded 20% shares admit none of the
+// three end users for some list_repositories flows, so these six are there for the gates to pick
+// one inside the share without raising it. Six cover every seeded list_repositories flow at 20%
+// (tests/unit/gate-testers.test.ts); the canary rule itself is unchanged.
+export const DEMO_GATE_TESTERS = Array.from({ length: 6 }, (_, i) => {
+  const n = String(i + 1).padStart(2, "0");
+  return { subject: `user-gate-tester-${n}`, login: `tester${n}`, tenantId: "acme" } as const;
+});

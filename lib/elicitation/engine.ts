@@ -112,7 +112,8 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
     // Multi-round-trip: the call ends here and the record stays `sent` until the retry.
     if (err instanceof WireSuspendedError) throw err;
     if (err instanceof WireTimeoutError) {
-      await transition(db, draft.id, { from: ["sent"], to: "timed_out", reason: "no answer within the timeout" });
+      // A deliberate defect, only under GATE_TEST_FAULTS (refused in production): the contract gate must catch it.
+      if (!gateFault("timeout-not-recorded")) await transition(db, draft.id, { from: ["sent"], to: "timed_out", reason: "no answer within the timeout" });
       return { status: "timed_out", recordId: draft.id };
     }
     if (err instanceof WireAbortedError) {

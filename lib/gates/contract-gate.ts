@@ -1,18 +1,22 @@
 // Contract: for every client variant of the flow, the route the engine takes is the one its
 // declared modes call for (form, URL, or the fallback/refusal for a mode the client lacks), and
-// accept, decline, cancel, an invalid answer and the client going away mid-form each end as the
-// guidance says (the form timeout itself is minutes long and is not waited out here). With the target's
-// store, each record is also checked against the tools/call that caused it (request association).
+// accept, decline, cancel, an invalid answer, a form nobody answers (the deployment's form timeout
+// waited out when it fits the gate's budget, said "not run" otherwise) and the client going away
+// mid-form each end as the guidance says. With the target's store, each record is also checked
+// against the tools/call that caused it (request association). Approval flows: the call never asks
+// in a form, opens one approval request, a retry before the decision opens no second one, and a
+// rejection (decided by the second operator) ends the call as rejected with nothing done.
 import { setTimeout as sleep } from "node:timers/promises";
 import { and, eq } from "drizzle-orm";
 import { elicitationRecords } from "@/db/schema";
 import type { FieldNeed } from "@/lib/elicitation/needs";
 import { recordEvents } from "@/lib/elicitation/records";
 import { declaredModes, variantLabel, type ClientVariant } from "./client-variants";
-import { fieldNeeds, grantNeeds, type GateContext } from "./context";
+import { approvalChecks } from "./approval-checks";
+import { approvalNeeds, fieldNeeds, grantNeeds, type GateContext } from "./context";
 import { validAnswer, schemaProperties } from "./form-values";
 import { openSession, withSession, type Answerer, type CallResult, type GateSession } from "./mcp-session";
-import { expectThat, finishGate, runCheck, type CheckResult, type GateResult } from "./types";
+import { CheckFailure, expectThat, finishGate, runCheck, type CheckResult, type GateResult } from "./types";
 
 async function drive(ctx: GateContext, v: ClientVariant, label: string, answer: Answerer): Promise<{ r: CallResult; s: GateSession }> {
   const { token } = await ctx.tokens.fresh(label);
@@ -74,8 +78,43 @@ async function formChecks(ctx: GateContext, v: ClientVariant, need: FieldNeed): 
       }, label),
     );
   }
+  out.push(await timeoutCheck(ctx, v));
   out.push(await disconnectCheck(ctx, v));
   return out;
+}
+
+/**
+ * A form the client never answers: the call is told it timed out and the record ends timed_out.
+ * The wait is the deployment's own ELICITATION_TIMEOUT_SECONDS; longer than the gate's budget, the
+ * check says it did not run and why (it is not reported as passed).
+ */
+export async function timeoutCheck(ctx: GateContext, v: ClientVariant): Promise<CheckResult> {
+  return runCheck("form nobody answers ends timed_out (the call told, the record kept)", async () => {
+    if (v.revision !== "2025-11-25") return { outcome: "not_applicable", detail: "2026-07-28 holds no connection open while the form is shown: an unanswered request ends at its expiry, not at a timeout the call could be told of" };
+    const { formTimeoutSeconds: limit, timeoutBudgetSeconds: budget } = ctx.target;
+    if (limit > budget) return { outcome: "not_applicable", detail: `not run: the form timeout is ${limit} s, longer than the gate's budget of ${budget} s (GATES_TIMEOUT_BUDGET_SECONDS); gate a deployment with a shorter ELICITATION_TIMEOUT_SECONDS or raise the budget` };
+    const { token, subject } = await ctx.tokens.fresh("tmo");
+    const s = await openSession(ctx.target.mcpUrl, token, v, () => new Promise<never>(() => {}));
+    const started = performance.now();
+    let r: CallResult;
+    try {
+      // The client waits well past the deployment's timeout: the server must end the call first.
+      r = await s.call(ctx.workflow.name, {}, (limit + 30) * 1000).catch((err: unknown) => {
+        throw new CheckFailure(`the call did not end within ${limit + 30} s (the deployment's timeout is taken as ${limit} s): ${(err as Error).message}`);
+      });
+    } finally {
+      await s.close().catch(() => {});
+    }
+    const waited = Math.round((performance.now() - started) / 1000);
+    expectThat(s.received.length === 1, `expected exactly one form, the client was asked ${s.received.length} time(s)`);
+    expectThat(r.structured.outcome === "timed_out", `the call was told ${String(r.structured.outcome)}, expected timed_out`);
+    const db = ctx.target.db;
+    if (!db) return `waited out the ${limit} s timeout (${waited} s): the call was told timed_out (store not reachable: the record's end not checked)`;
+    const [rec] = await db.select({ state: elicitationRecords.state }).from(elicitationRecords).where(and(eq(elicitationRecords.subject, subject), eq(elicitationRecords.flowId, ctx.flow.id))).limit(1);
+    expectThat(rec, "the timed-out call left no record");
+    expectThat(rec.state === "timed_out", `the call was told timed_out but the record is ${rec.state}`);
+    return `waited out the deployment's ${limit} s timeout (${waited} s, budget ${budget} s): the call was told timed_out and the record ended timed_out`;
+  }, variantLabel(v));
 }
 
 /** The client goes away while the form is open: the record ends cancelled as client_disconnected. */
@@ -146,6 +185,7 @@ export async function contractGate(ctx: GateContext): Promise<GateResult> {
   for (const v of ctx.profile.variants) {
     for (const need of fieldNeeds(ctx.workflow)) checks.push(...(await formChecks(ctx, v, need)));
     if (grantNeeds(ctx.workflow).length > 0) checks.push(...(await grantChecks(ctx, v)));
+    if (approvalNeeds(ctx.workflow).length > 0) checks.push(...(await approvalChecks(ctx, v)));
   }
   return finishGate("contract", started, checks);
 }

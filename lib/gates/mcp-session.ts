@@ -33,7 +33,8 @@ export interface CallResult {
 export interface GateSession {
   received: Elicited[];
   toolCallIds: Array<string | number>;
-  call(name: string, args?: Record<string, unknown>): Promise<CallResult>;
+  /** `timeoutMs`: how long the client waits for this call (default 30 s; the timeout check waits longer). */
+  call(name: string, args?: Record<string, unknown>, timeoutMs?: number): Promise<CallResult>;
   /** The client goes away mid-call: ends its session (DELETE where the revision has one) and closes. */
   abandon(): Promise<void>;
   close(): Promise<void>;
@@ -47,7 +48,16 @@ function toResult(raw: unknown): CallResult {
   return { text: content.map((c) => c.text ?? "").join(""), structured: (r.structuredContent ?? {}) as Record<string, unknown>, isError: r.isError === true };
 }
 
-export async function openSession(mcpUrl: string, token: string, variant: ClientVariant, answer: Answerer): Promise<GateSession> {
+export interface SessionOptions {
+  /**
+   * 2025-11-25: the client's first N answers to the server's elicitations are lost on the way back
+   * (the handler answers, the transport drops the response): what a network cut after the person
+   * accepted looks like to the server.
+   */
+  loseAnswers?: number;
+}
+
+export async function openSession(mcpUrl: string, token: string, variant: ClientVariant, answer: Answerer, options: SessionOptions = {}): Promise<GateSession> {
   // The declared capability verbatim (`{}` stays `{}`); its JSON shape is all the SDK needs.
   const capabilities = (variant.elicitation === undefined ? {} : { elicitation: variant.elicitation }) as Record<string, never>;
   const received: Elicited[] = [];
@@ -65,7 +75,7 @@ export async function openSession(mcpUrl: string, token: string, variant: Client
     return {
       received,
       toolCallIds,
-      call: async (name, args = {}) => toResult(await client.callTool({ name, arguments: args }, { timeout: CALL_TIMEOUT_MS })),
+      call: async (name, args = {}, timeoutMs = CALL_TIMEOUT_MS) => toResult(await client.callTool({ name, arguments: args }, { timeout: timeoutMs })),
       abandon: () => client.close(),
       close: () => client.close(),
     };
@@ -74,15 +84,21 @@ export async function openSession(mcpUrl: string, token: string, variant: Client
   if (variant.elicitation !== undefined) client.setRequestHandler(ElicitRequestSchema, async (req) => (await handle(req.params)) as never);
   const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers } });
   const send = transport.send.bind(transport);
+  let toLose = options.loseAnswers ?? 0;
   transport.send = async (message: JSONRPCMessage, options) => {
     if ("method" in message && message.method === "tools/call" && "id" in message) toolCallIds.push(message.id);
+    // A response to the server's request (the elicitation answer) that never arrives.
+    if (toLose > 0 && !("method" in message) && "result" in message) {
+      toLose--;
+      return;
+    }
     return send(message, options);
   };
   await client.connect(transport);
   return {
     received,
     toolCallIds,
-    call: async (name, args = {}) => toResult(await client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS })),
+    call: async (name, args = {}, timeoutMs = CALL_TIMEOUT_MS) => toResult(await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })),
     abandon: async () => {
       await transport.terminateSession().catch(() => {});
       await client.close();

@@ -1,11 +1,12 @@
 // Privacy: plant a run-unique canary in every field of the workflow's forms (a valid answer where
 // the field takes free text, a refused answer for every field and an undeclared one), in its tool
 // arguments, and in content a client wrongly attaches to a URL-mode accept; then search every
-// place a value could leak to. The evidence lists which places were searched and which could not be.
+// place a value could leak to (canary-search.ts). The evidence lists which places were searched
+// and which could not be; one that could not be fails the gate.
 import { declaredModes, variantLabel } from "./client-variants";
 import { fieldNeeds, grantNeeds, type GateContext } from "./context";
 import { canaryAnswer, invalidCanaryAnswer, schemaProperties } from "./form-values";
-import { searchForCanary } from "./canary-search";
+import { placeOutcome, searchForCanary } from "./canary-search";
 import { withSession } from "./mcp-session";
 import { expectThat, finishGate, runCheck, type CheckResult, type GateResult } from "./types";
 
@@ -74,8 +75,7 @@ export async function privacyGate(ctx: GateContext, actor: string): Promise<Gate
   for (const place of await searchForCanary(ctx.target, canary, actor)) {
     checks.push({
       name: `search ${place.place}`,
-      // The store is where a leak would persist: not searching it means the gate proved nothing.
-      outcome: !place.searched ? (place.place.startsWith("store") ? "could_not_run" : "not_applicable") : place.hits ? "failed" : "passed",
+      outcome: placeOutcome(place),
       detail: place.searched && place.hits ? `canary found ${place.hits} time(s): ${place.detail}` : place.detail,
       ms: place.ms ?? 0,
     });

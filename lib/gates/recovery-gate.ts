@@ -1,10 +1,15 @@
-// Recovery (URL-mode flows): the person finishes in the browser while the client never hears of it
-// (the completion notification is lost): the retried calls use the one grant, twice over; another
-// browser user opening the link is refused; a replayed provider callback attaches nothing. Each
-// ends with exactly one grant when the store is reachable. Form-only flows: not applicable.
+// Recovery. URL-mode flows, driven with the browser test user: another browser user opening the
+// link is refused; the person finishes in the browser while the client never hears of it (the
+// completion notification is lost) and the retried calls use the one grant; a replayed provider
+// callback attaches nothing; the client's accept is lost on the way back and the client retries the
+// call before the person opens the link, while they are at the provider and after they finished:
+// every retry offers the same link, and it all ends with exactly one record and one grant.
+// Approval flows: lib/gates/approval-recovery.ts. Form-only flows: not applicable.
 import type { Browser } from "playwright-core";
 import { declaredModes, variantLabel } from "./client-variants";
-import { grantNeeds, type GateContext } from "./context";
+import { approvalRecovery } from "./approval-recovery";
+import { approvalNeeds, grantNeeds, type GateContext } from "./context";
+import { lostAcceptChecks } from "./lost-accept";
 import { openSession } from "./mcp-session";
 import { activeConnections, cleanSlate } from "./reset-connection";
 import { signInAt } from "./browser";
@@ -14,10 +19,7 @@ export async function recoveryGate(ctx: GateContext, actor: string, browser: Bro
   const started = performance.now();
   const needs = grantNeeds(ctx.workflow);
   const na = (detail: string) => finishGate("recovery", started, [{ name: "applicability", outcome: "not_applicable", detail, ms: 0 }]);
-  if (ctx.workflow.needs.some((n) => n.kind === "approval")) {
-    // Said plainly rather than passed: the approval path's recovery is not driven by this gate yet.
-    return finishGate("recovery", started, [{ name: "approval recovery", outcome: "could_not_run", detail: "could not run: recovery of the approval step (lost decision, retried call) is not driven by the gates yet", ms: 0 }]);
-  }
+  if (approvalNeeds(ctx.workflow).length > 0) return finishGate("recovery", started, await approvalRecovery(ctx));
   if (needs.length === 0) return na("form-only flow: no URL-mode or approval step whose completion could be lost");
   const variant = ctx.profile.variants.find((v) => declaredModes(v).url && v.revision === "2025-11-25") ?? ctx.profile.variants.find((v) => declaredModes(v).url);
   if (!variant) return na("the client profile declares no URL mode: the flow only offers the setup link (checked by contract)");
@@ -102,5 +104,6 @@ export async function recoveryGate(ctx: GateContext, actor: string, browser: Bro
   } finally {
     await s.close().catch(() => {});
   }
+  checks.push(...(await lostAcceptChecks(ctx, actor, browser, { user, providerId })));
   return finishGate("recovery", started, checks);
 }

@@ -8,8 +8,8 @@ import { PERMISSIONS } from "@/lib/auth/permissions";
 import { loadSigner } from "@/lib/audit/signing";
 import { appUrl } from "@/lib/auth/oidc-config";
 import { FLOW_ID_PATTERN } from "@/lib/policy/flow-actions";
-import { chromiumPathFrom } from "./browser";
 import { GateRunError, runGates } from "./run-gates";
+import { gateTargetFor } from "./target-from-settings";
 
 export const gateRunInput = z.object({ flowId: z.string().regex(FLOW_ID_PATTERN, "a flow id is workflow:profile") });
 
@@ -20,7 +20,8 @@ export const gateRunAction: OperatorActionSpec<typeof gateRunInput, { message: s
   expected: [GateRunError],
   run: async ({ db, operator, input }) => {
     const origin = new URL(appUrl()).origin;
-    const target = { baseUrl: origin, mcpUrl: `${origin}/api/mcp`, db, logFile: process.env.GATES_LOG_FILE || undefined, metricsToken: process.env.METRICS_TOKEN || undefined, chromiumPath: chromiumPathFrom() };
+    // The same places, settings and budget as `ctl gates run` (lib/gates/target-from-settings.ts).
+    const target = gateTargetFor({ origin, db });
     const run = await runGates(db, { flowId: input.flowId, actor: operator.subject, target, signer: loadSigner() });
     const failed = run.evidence.gates.filter((g) => g.outcome === "failed" || g.outcome === "could_not_run");
     return { message: failed.length ? `gates ran: ${failed.map((g) => `${g.gate} ${g.outcome.replace(/_/g, " ")}`).join(", ")} (evidence ${run.hash.slice(0, 12)})` : `all gates passed (evidence ${run.hash.slice(0, 12)})` };

@@ -13,6 +13,7 @@ import { profileForClient } from "@/lib/policy/client-profiles";
 import { activeProfileMap } from "@/lib/policy/client-profiles";
 import { servedWorkflows } from "@/lib/workflows/registry";
 import { accessibilityGate } from "./accessibility-gate";
+import type { GateApprover } from "./approver";
 import { launch } from "./browser";
 import { clientVariantsFor } from "./client-variants";
 import type { GateContext } from "./context";
@@ -35,6 +36,8 @@ export interface GateRunInput {
   signer: Signer;
   /** A token for a test user at a deployment with a real identity provider. */
   token?: string;
+  /** The second operator who decides approval steps (lib/gates/approver.ts). */
+  approver?: GateApprover;
 }
 
 /** The OAuth client id whose tokens select the flow's profile (the first active mapping). */
@@ -51,10 +54,11 @@ export async function runGates(db: Db, input: GateRunInput): Promise<{ evidence:
   const clientId = await clientIdForProfile(db, flow.profileId);
   if ((await profileForClient(db, clientId)) !== flow.profileId) throw new GateRunError(`client id ${clientId} does not select profile ${flow.profileId}`);
   if (!admitsAnyone(flow)) throw new GateRunError(`flow ${flow.id} is ${flow.stage.replace("_", " ")} and admits no one, so nothing can be driven: give it a canary share first (ctl flows canary)`);
+  if (input.approver && input.approver.subject === input.actor) throw new GateRunError("the approver must be another operator than the releaser running the gates (two people)");
   const startedAt = new Date();
   const runId = randomBytes(8).toString("hex");
   await db.transaction((tx) => appendAudit(tx, { actorType: "operator", actorId: input.actor, action: AUDIT_ACTIONS.gateRunStarted, targetType: "flow", targetId: flow.id, detail: { run: runId, target: input.target.baseUrl, fingerprint: flow.fingerprint } }));
-  const ctx: GateContext = { flow, workflow, profile: await clientVariantsFor(db, flow), target: input.target, tokens: tokenSource(input.target, flow, clientId, input.token), runId };
+  const ctx: GateContext = { flow, workflow, profile: await clientVariantsFor(db, flow), target: input.target, tokens: tokenSource(input.target, flow, clientId, input.token), runId, ...(input.approver ? { approver: input.approver } : {}) };
   const browser = await launch(input.target.chromiumPath);
   const gates: GateResult[] = [];
   try {

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/db/client";
 import type { Flow } from "@/db/schema";
-import { allDevAccounts, DEMO_PASSWORD, type DevAccount } from "@/lib/auth/dev-idp/accounts";
+import { allDevAccounts, DEMO_PASSWORD, gateTesterAccounts, type DevAccount } from "@/lib/auth/dev-idp/accounts";
 import { createDevProvider, mintMcpAccessToken, staticClientIds } from "@/lib/auth/dev-idp/provider";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import { inCohort } from "@/lib/policy/flows";
@@ -30,6 +30,11 @@ export interface GateTarget {
   metricsToken?: string;
   /** Chromium for the accessibility gate (CHROMIUM_PATH, default /usr/bin/chromium). */
   chromiumPath: string;
+  /** The deployment's form timeout (ELICITATION_TIMEOUT_SECONDS) and how long the gate may wait it out. */
+  formTimeoutSeconds: number;
+  timeoutBudgetSeconds: number;
+  /** Where the deployment sends its spans (OTLP endpoint), when it exports any. */
+  tracesExportedTo?: string;
 }
 
 export interface TokenSource {
@@ -70,8 +75,9 @@ export function tokenSource(target: GateTarget, flow: Flow, clientId: string, gi
   if (!cfg.devProvider) throw new Error("the target uses another identity provider: pass a token for a test user (GATES_ACCESS_TOKEN or --token)");
   if (!staticClientIds().includes(clientId)) throw new Error(`no token can be minted for client id ${clientId}: the development provider knows ${staticClientIds().join(", ")}`);
   const provider = createDevProvider(targetEnv);
-  // The browser user must be admitted by the flow; the other user is anyone else.
-  const user = allDevAccounts().find((a) => admits(flow, a.subject));
+  // The browser user must be admitted by the flow: a gate tester inside its canary share first
+  // (the share is not raised for the gate), then any other account; the other user is anyone else.
+  const user = [...gateTesterAccounts(), ...allDevAccounts()].find((a) => admits(flow, a.subject));
   const other = allDevAccounts().find((a) => a.subject !== user?.subject && a.tenant !== user?.tenant) ?? allDevAccounts().find((a) => a.subject !== user?.subject);
   const mint = (subject: string, tenant: string) => mintMcpAccessToken(provider, { subject, tenant, ttlSeconds: 900, mcpResource: cfg.mcpResource, clientId });
   return {

@@ -53,11 +53,13 @@ export default async function setup(project: TestProject) {
     drop = created.drop;
     env.DATABASE_URL = created.url;
   }
+  // The server's own log, which the tests search for canaries and a console gate run searches too.
+  const serverLog = path.join(tmp, "server.log");
+  env.GATES_LOG_FILE = serverLog;
   const seeded = await runCli(["seed-demo", "--records", "600", "--json"], env);
   if (seeded.code !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
   const seed = JSON.parse(seeded.stdout);
 
-  const serverLog = path.join(tmp, "server.log");
   const logStream = fs.createWriteStream(serverLog);
   let output = "";
   const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "lib/cli/main.ts"), "serve", "--port", String(port)], {

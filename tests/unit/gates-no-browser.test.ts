@@ -17,7 +17,7 @@ function ctx(workflow: typeof listRepositories): GateContext {
     flow: flow(workflow.name),
     workflow,
     profile: { profileId: "visual-studio-code", source: "profile-default", variants: [{ name: "Visual Studio Code", version: "1.106.2", revision: "2025-11-25", elicitation: { form: {}, url: {} } }] },
-    target: { baseUrl: "http://localhost:9", mcpUrl: "http://localhost:9/api/mcp", chromiumPath: "/nonexistent/chromium" },
+    target: { baseUrl: "http://localhost:9", mcpUrl: "http://localhost:9/api/mcp", chromiumPath: "/nonexistent/chromium", formTimeoutSeconds: 600, timeoutBudgetSeconds: 60 },
     tokens: { kind: "given", fresh: async () => ({ token: "t", subject: "s" }), forAccount: async () => "t", user: null, other: null, noUser: "no user" },
     runId: "r",
   };

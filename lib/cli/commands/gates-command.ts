@@ -15,11 +15,11 @@ import { CliError, UsageError } from "../errors";
 import { proveOperator } from "../operator-proof";
 import { withStore } from "../store";
 
-const USAGE = "usage: ctl gates status --flow ID | run --flow ID [--target URL] [--log-file FILE] [--token T] [--as YOURSELF] [--json] (run needs ctl login)";
+const USAGE = "usage: ctl gates status --flow ID | run --flow ID [--target URL] [--log-file FILE] [--token T] [--approver-session FILE] [--as YOURSELF] [--json] (run needs ctl login)";
 
 export async function gatesCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  const { values } = parse(rest, { flow: { type: "string" }, as: { type: "string" }, json: { type: "boolean" }, target: { type: "string" }, "log-file": { type: "string" }, token: { type: "string" } });
+  const { values } = parse(rest, { flow: { type: "string" }, as: { type: "string" }, json: { type: "boolean" }, target: { type: "string" }, "log-file": { type: "string" }, token: { type: "string" }, "approver-session": { type: "string" } });
   const json = values.json ?? false;
   if (!values.flow || !["status", "run"].includes(sub ?? "")) throw new UsageError(USAGE);
   const subject = sub === "status" ? undefined : await proveOperator(values.as);
@@ -41,19 +41,21 @@ export async function gatesCommand(argv: string[]): Promise<number> {
     // The gates drive the flow against the target themselves (lib/gates): nothing under tests/.
     // Loaded only here: the SDK clients, the identity provider and the browser driver are heavy,
     // and the identity provider warns on stderr when loaded, which other commands must not print.
-    const { chromiumPathFrom } = await import("@/lib/gates/browser");
+    const { gateTargetFor } = await import("@/lib/gates/target-from-settings");
     const { GateRunError, runGates } = await import("@/lib/gates/run-gates");
-    const target: GateTarget = {
-      baseUrl: new URL(values.target ?? appUrl()).origin,
-      mcpUrl: `${new URL(values.target ?? appUrl()).origin}/api/mcp`,
-      db: store.db,
-      logFile: values["log-file"],
-      metricsToken: process.env.METRICS_TOKEN || undefined,
-      chromiumPath: chromiumPathFrom(),
-    };
+    const { approverFromSessionFile } = await import("@/lib/gates/approver");
+    // The same places, settings and budget as a run from the console; --log-file overrides GATES_LOG_FILE.
+    const target: GateTarget = gateTargetFor({ origin: values.target ?? appUrl(), db: store.db, logFile: values["log-file"] });
+    // The second operator who decides the approval steps: proven by their own `ctl login` session file.
+    let approver;
+    try {
+      approver = values["approver-session"] ? await approverFromSessionFile(values["approver-session"]) : undefined;
+    } catch (err) {
+      throw new CliError((err as Error).message);
+    }
     let run;
     try {
-      run = await runGates(store.db, { flowId: flow.id, actor, target, signer: loadSigner(), token: values.token ?? (process.env.GATES_ACCESS_TOKEN || undefined) });
+      run = await runGates(store.db, { flowId: flow.id, actor, target, signer: loadSigner(), token: values.token ?? (process.env.GATES_ACCESS_TOKEN || undefined), ...(approver ? { approver } : {}) });
     } catch (err) {
       if (err instanceof GateRunError) throw new CliError(err.message);
       throw err;
