@@ -30,7 +30,9 @@ function killedFor(policy: PolicyView, mode: "form" | "url" | null) {
 /** The policy part of a decision: kill switches and the flow's stage. Undefined means "go on". */
 export function policyBlock(policy: PolicyView, mode: "form" | "url" | null): RouteDecision | undefined {
   const killed = killedFor(policy, mode);
-  if (killed) return { route: "blocked", reason: `kill switch ${killed.scope} is engaged: ${killed.reason}` };
+  // The operator's free-text reason stays with operators (console, audit): this reason reaches end
+  // users and the model in tool results, so it names the scope only (red team F6).
+  if (killed) return { route: "blocked", reason: `kill switch ${killed.scope} is engaged (stopped by an operator)` };
   if (policy.flowStage === "off" || policy.flowStage === "rolled_back") return { route: "blocked", reason: `flow ${policy.flowId} is ${policy.flowStage.replace("_", " ")}` };
   if (policy.flowStage === "canary" && !policy.inCanaryCohort) return { route: "blocked", reason: `flow ${policy.flowId} is in canary and this subject is not in the cohort` };
   return undefined;

@@ -49,7 +49,8 @@ describe("governed endpoint against the running app", () => {
     // (bench/kill-switch-propagation.ts), not a test bound.
     const blocked = await client.call("generate_report");
     expect(blocked.isError).toBe(true);
-    expect(blocked.text).toMatch(/kill switch global is engaged: e2e incident drill/);
+    expect(blocked.text).toMatch(/kill switch global is engaged \(stopped by an operator\)/);
+    expect(blocked.text).not.toContain("e2e incident drill");
     const status = await runCli(["kill-switch", "status", "--json"], env());
     expect((JSON.parse(status.stdout).active as Array<{ scope: string }>).filter((s) => s.scope === "global")).toEqual([expect.objectContaining({ scope: "global", changedBy: "ctl" })]);
 

@@ -129,7 +129,8 @@ describe("policy", () => {
     const c = await connectClient(resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content: VALID }) });
     await engageKillSwitch(t.store.db, { type: "operator", id: "op-operator-0002" }, { scope: "mode:form", reason: "incident 42" });
     const blocked = await c.call("generate_report");
-    expect(blocked.text).toMatch(/kill switch mode:form is engaged: incident 42/);
+    expect(blocked.text).toMatch(/kill switch mode:form is engaged \(stopped by an operator\)/);
+    expect(blocked.text).not.toContain("incident 42");
     expect(c.received).toHaveLength(0);
     await releaseKillSwitch(t.store.db, { type: "operator", id: "op-operator-0002" }, { scope: "mode:form", reason: "resolved" });
     await releaseKillSwitch(t.store.db, { type: "operator", id: "op-admin-0001" }, { scope: "mode:form", reason: "resolved" });

@@ -128,7 +128,8 @@ describe.each(["v1", "v2-pinned"] as const)("form fields as arguments, %s client
     try {
       const r = await c.call("generate_report", args);
       expect(r).toMatchObject({ isError: true, structured: { outcome: "blocked" } });
-      expect(r.text).toMatch(/kill switch global is engaged: args drill/);
+      expect(r.text).toMatch(/kill switch global is engaged \(stopped by an operator\)/);
+      expect(r.text).not.toContain("args drill");
     } finally {
       await releaseKillSwitch(t.store.db, op, { scope: "global", reason: "done" });
       await releaseKillSwitch(t.store.db, { type: "operator", id: "op-admin-0001" }, { scope: "global", reason: "done" });

@@ -129,7 +129,7 @@ describe("F1: a kill switch or a stopped flow reaches form answers already in fl
   const flowStoppedWithoutRevocation = (flowId: string) => t.store.db.update(flows).set({ stage: "rolled_back" }).where(eq(flows.id, flowId));
 
   it.each([
-    ["a kill switch", () => switchWithoutRevocation(), /kill switch workflow:generate_report is engaged: propagation window/],
+    ["a kill switch", () => switchWithoutRevocation(), /kill switch workflow:generate_report is engaged \(stopped by an operator\)/],
     ["a rolled-back flow", (flowId: string) => flowStoppedWithoutRevocation(flowId), /flow .* is rolled back/],
   ] as const)("the policy is read again when the answer arrives (%s), in both revisions, even if the record was never revoked", async (_name, stop, reason) => {
     // 2026-07-28: the state is valid and its record still `sent`; the engine's re-check refuses.

@@ -288,7 +288,8 @@ describe("URL mode", () => {
     await engageKillSwitch(t.store.db, { type: "operator", id: "op-operator-0002" }, { scope: "mode:url", reason: "phishing report" });
     const c = await urlClient(u.token);
     const r = await c.call("list_repositories");
-    expect(r.text).toMatch(/kill switch mode:url is engaged: phishing report/);
+    expect(r.text).toMatch(/kill switch mode:url is engaged \(stopped by an operator\)/);
+    expect(r.text).not.toContain("phishing report");
     expect(c.received).toHaveLength(0);
     await c.close();
   });
