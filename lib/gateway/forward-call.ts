@@ -15,7 +15,9 @@ import { logger } from "@/lib/log/logger";
 import { bridgeElicitation, type BridgeCall } from "./elicitation-bridge";
 import { gatewayConfig } from "./gateway-config";
 import { flowWorkflowName, exposedToolName } from "./tool-names";
-import { describeFailure, openUpstream, type UpstreamSession } from "./upstream-client";
+import { describeFailure } from "./upstream-client";
+import { forgetUpstreamRevision, openForwardSession } from "./upstream-era";
+import type { ForwardSession } from "./upstream-modern";
 import { recordContact } from "./upstream-health";
 
 export interface GatewayCaller {
@@ -61,14 +63,15 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
   // Records of this call are found by what they say about it (an ask still waiting has not
   // returned its id yet when the upstream fails).
   const mine = { subject: caller.ask.subject, tenantId: caller.ask.tenantId, toolName: exposed, requestId: caller.requestId, upstreamId: row.id, since: new Date() };
-  let session: UpstreamSession | undefined;
+  let session: ForwardSession | undefined;
   // The upstream's silence is bounded, but not while a person is answering one of its questions.
   const watchdog = setInterval(() => {
     if (bridge.waiting.count > 0) quietSince = Date.now();
     else if (Date.now() - quietSince > cfg.upstreamTimeoutMs) fail(new UpstreamFailure(`no answer within ${Math.round(cfg.upstreamTimeoutMs / 1000)} s`));
   }, Math.min(1000, cfg.upstreamTimeoutMs));
   try {
-    session = await openUpstream(row, { subject: caller.ask.subject, tenant: caller.ask.tenantId, upstreamId: row.id, clientId: caller.clientId }, {
+    // The upstream's own revision (upstream-era.ts): 2025-11-25 elicitation/create or 2026-07-28 input_required.
+    session = await openForwardSession(row, { subject: caller.ask.subject, tenant: caller.ask.tenantId, upstreamId: row.id, clientId: caller.clientId }, {
       elicit: async (params, upstreamRequestId) => {
         try {
           return await bridgeElicitation(bridge, params, upstreamRequestId);
@@ -78,18 +81,20 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
       },
       completed: (elicitationId) => void completeUrl(caller, bridge, elicitationId),
     });
-    session.client.onerror = (err) => {
+    session.onError((err) => {
       if (FATAL.test(err.message)) fail(new UpstreamFailure("the upstream dropped its stream"));
-    };
-    const call = session.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: 2 ** 31 - 1 });
+    });
+    const call = session.callTool(tool, args, signal);
     call.catch(() => {});
     const result = (await Promise.race([call, failed])) as CallToolResult;
-    recordContact(row.id, { ok: true, latencyMs: performance.now() - started });
+    recordContact(row.id, { ok: true, latencyMs: performance.now() - started, revision: session.revision });
     await closeOpen(db, mine, "completed", "the upstream finished the call");
     return withNotes(result, bridge.notes);
   } catch (err) {
     const reason = err instanceof UpstreamFailure ? err.message : err instanceof McpError ? `protocol error ${err.code}` : describeFailure(err);
     const clientLeft = caller.signal.aborted;
+    // The next call probes the upstream's revision again (it may have been upgraded or replaced).
+    if (!(err instanceof McpError)) forgetUpstreamRevision(row.id);
     // A JSON-RPC error is an answer: the upstream is reachable (the caller's arguments may be at fault).
     if (!clientLeft) recordContact(row.id, { ok: err instanceof McpError, latencyMs: performance.now() - started, ...(err instanceof McpError ? {} : { error: reason }) });
     // Records first, then the abort: an ask still waiting on the client ends as failed (upstream), not as a cancel.
