@@ -17,7 +17,8 @@ import { gatewayConfig } from "./gateway-config";
 import { flowWorkflowName, exposedToolName } from "./tool-names";
 import { describeFailure } from "./upstream-client";
 import { forgetUpstreamRevision, openForwardSession } from "./upstream-era";
-import type { ForwardSession } from "./upstream-modern";
+import { UpstreamPlainError, type ForwardSession } from "./upstream-modern";
+import { bridgeUrlRequired, CompletionWatch, urlRequiredOf } from "./url-required";
 import { recordContact } from "./upstream-health";
 
 export interface GatewayCaller {
@@ -64,6 +65,7 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
   // returned its id yet when the upstream fails).
   const mine = { subject: caller.ask.subject, tenantId: caller.ask.tenantId, toolName: exposed, requestId: caller.requestId, upstreamId: row.id, since: new Date() };
   let session: ForwardSession | undefined;
+  const watch = new CompletionWatch();
   // The upstream's silence is bounded, but not while a person is answering one of its questions.
   const watchdog = setInterval(() => {
     if (bridge.waiting.count > 0) quietSince = Date.now();
@@ -79,19 +81,38 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
           quietSince = Date.now();
         }
       },
-      completed: (elicitationId) => void completeUrl(caller, bridge, elicitationId),
+      completed: (elicitationId) => {
+        watch.completed(elicitationId);
+        void completeUrl(caller, bridge, elicitationId);
+      },
     });
     session.onError((err) => {
       if (FATAL.test(err.message)) fail(new UpstreamFailure("the upstream dropped its stream"));
     });
-    const call = session.callTool(tool, args, signal);
-    call.catch(() => {});
-    const result = (await Promise.race([call, failed])) as CallToolResult;
+    let result: CallToolResult | undefined;
+    for (let round = 0; !result; round++) {
+      const call = session.callTool(tool, args, signal);
+      call.catch(() => {});
+      try {
+        result = (await Promise.race([call, failed])) as CallToolResult;
+      } catch (err) {
+        // -32042: the upstream wants a link opened first (url-required.ts); anything else is a failure.
+        const urls = urlRequiredOf(err);
+        if (!urls) throw err;
+        const outcome = await Promise.race([bridgeUrlRequired(bridge, urls, round, { watch, signal, exposedName: exposed }), failed]);
+        if (outcome.kind === "stop") {
+          recordContact(row.id, { ok: true, latencyMs: performance.now() - started, revision: session.revision });
+          await closeOpen(db, mine, "failed", "the upstream's required link was not completed");
+          return outcome.result;
+        }
+        quietSince = Date.now();
+      }
+    }
     recordContact(row.id, { ok: true, latencyMs: performance.now() - started, revision: session.revision });
     await closeOpen(db, mine, "completed", "the upstream finished the call");
     return withNotes(result, bridge.notes);
   } catch (err) {
-    const reason = err instanceof UpstreamFailure ? err.message : err instanceof McpError ? `protocol error ${err.code}` : describeFailure(err);
+    const reason = err instanceof UpstreamFailure || err instanceof UpstreamPlainError ? err.message : err instanceof McpError ? `protocol error ${err.code}` : describeFailure(err);
     const clientLeft = caller.signal.aborted;
     // The next call probes the upstream's revision again (it may have been upgraded or replaced).
     if (!(err instanceof McpError)) forgetUpstreamRevision(row.id);

@@ -7,8 +7,8 @@
 // SDK's driver; the gateway never reads, stores or alters that state). The embedded requests of
 // one round are asked one at a time: a person answers one question after another, and a client
 // on the other side may hold only one open question per call.
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { McpError, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Upstream } from "@/db/schema";
 import { SERVER_VERSION } from "@/lib/policy/flows";
@@ -22,6 +22,21 @@ export const MAX_INPUT_ROUNDS = 10;
 const CONNECT_TIMEOUT_MS = 10_000;
 
 export type ModernElicitHandler = (params: ElicitRequest["params"], upstreamRequestId: string) => Promise<ElicitResult>;
+
+/** A failure of the upstream in plain words (its message is what the client and the health show). */
+export class UpstreamPlainError extends Error {
+  override name = "UpstreamPlainError";
+}
+
+/**
+ * The v2 client's errors in the terms forward-call.ts already handles: a JSON-RPC error from the
+ * upstream becomes the v1 McpError (same code and data), too many rounds a plain failure.
+ */
+function asForwardError(err: unknown): unknown {
+  if (err instanceof ProtocolError) return new McpError(err.code, err.message, err.data);
+  if (err instanceof SdkError && err.code === SdkErrorCode.InputRequiredRoundsExceeded) return new UpstreamPlainError(`it asked for input more than ${MAX_INPUT_ROUNDS} rounds in one call`);
+  return err;
+}
 
 /** What forward-call.ts needs of an upstream session, whatever revision it speaks. */
 export interface ForwardSession {
@@ -62,7 +77,11 @@ export async function openModernUpstream(row: Upstream, who: AssertedIdentity, e
     revision: MODERN_REVISION,
     async callTool(name, args, signal) {
       // No per-leg timeout: the gateway's own watchdog bounds the upstream's silence, not a person's answer.
-      return (await client.callTool({ name, arguments: args }, { signal, timeout: 2 ** 31 - 1 })) as unknown as CallToolResult;
+      try {
+        return (await client.callTool({ name, arguments: args }, { signal, timeout: 2 ** 31 - 1 })) as unknown as CallToolResult;
+      } catch (err) {
+        throw asForwardError(err);
+      }
     },
     onError(listener) {
       client.onerror = listener;

@@ -198,7 +198,7 @@ describe("a malicious 2026-07-28 upstream", () => {
     const { c, subject } = await client("2026-07-28", () => ({ action: "accept", content: { nickname: "Zed" } }));
     const r = await c.call("modern__endless");
     expect(r.isError).toBe(true);
-    expect(r.text).toContain("Not done: upstream Modern (modern) failed");
+    expect(r.text).toContain("Not done: upstream Modern (modern) failed: it asked for input more than 10 rounds in one call");
     const rows = await recordsOf(subject);
     expect(rows.length).toBeLessThanOrEqual(MAX_ASKS_PER_CALL);
     for (const row of rows) expect(["completed", "failed"]).toContain(row.state);
