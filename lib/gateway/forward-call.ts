@@ -1,6 +1,8 @@
-// One forwarded tools/call: open the upstream with the gateway's credential and the caller's signed
-// identity, hand every elicitation it sends to the bridge (so the engine governs it), and pass the
-// upstream's result back with the gateway's plain notes appended. Whatever goes wrong upstream
+// One forwarded tools/call: open the upstream in the revision it speaks (upstream-era.ts) with the
+// gateway's credential and the caller's signed identity, hand every elicitation or input request it
+// sends to the bridge (so the engine governs it), bridge a -32042 (url-required.ts: the links through
+// the engine, then one retry after completion), and pass the upstream's result back with the
+// gateway's plain notes appended. Whatever goes wrong upstream
 // (unreachable, silent too long, a protocol error, its stream dropped in the middle of an
 // elicitation) becomes a clear error result, and every record the call opened is closed with the
 // reason: nothing is left in flight.
