@@ -18,6 +18,7 @@ import { CLIENT_DISCONNECTED, WireAbortedError, WireDisconnectedError, WireTimeo
 import { logger } from "@/lib/log/logger";
 import { policyView } from "@/lib/policy/policy-view";
 import { checkUrl } from "@/lib/policy/url-check";
+import { MAX_ASK_BYTES, MAX_ASKS_PER_CALL, takeAsk, withinAskSize } from "./ask-budget";
 
 export interface BridgeCall {
   /** The engine context of the forwarded call, without `upstream` (set per elicitation). */
@@ -33,6 +34,18 @@ export interface BridgeCall {
 
 export async function bridgeElicitation(call: BridgeCall, params: ElicitRequest["params"], upstreamRequestId: string): Promise<ElicitResult> {
   const ask: AskContext = { ...call.ask, upstream: { id: call.upstream.id, requestId: upstreamRequestId } };
+  const who = `${call.upstream.displayName} (${call.upstream.id})`;
+  // A flood or an oversized request is answered here, before the engine spends a record on it.
+  if (!withinAskSize(params)) {
+    logger.warn({ event: "gateway.ask_refused", upstream: call.upstream.id, reason: "oversized" }, "upstream elicitation refused");
+    call.notes.push(`${who} sent a request for input larger than ${MAX_ASK_BYTES / 1024} KiB; the gateway did not show it and told the server you declined.`);
+    return { action: "decline" };
+  }
+  if (!takeAsk(call)) {
+    logger.warn({ event: "gateway.ask_refused", upstream: call.upstream.id, reason: "budget" }, "upstream elicitation refused");
+    if (!call.notes.some((n) => n.includes("more than"))) call.notes.push(`${who} asked for input more than ${MAX_ASKS_PER_CALL} times in one call; the gateway declined the rest without showing them.`);
+    return { action: "decline" };
+  }
   call.waiting.count++;
   try {
     if (params.mode === "url") return await bridgeUrl(call, ask, params);

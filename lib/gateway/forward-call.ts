@@ -1,6 +1,8 @@
-// One forwarded tools/call: open the upstream with the gateway's credential and the caller's signed
-// identity, hand every elicitation it sends to the bridge (so the engine governs it), and pass the
-// upstream's result back with the gateway's plain notes appended. Whatever goes wrong upstream
+// One forwarded tools/call: open the upstream in the revision it speaks (upstream-era.ts) with the
+// gateway's credential and the caller's signed identity, hand every elicitation or input request it
+// sends to the bridge (so the engine governs it), bridge a -32042 (url-required.ts: the links through
+// the engine, then one retry after completion), and pass the upstream's result back with the
+// gateway's plain notes appended. Whatever goes wrong upstream
 // (unreachable, silent too long, a protocol error, its stream dropped in the middle of an
 // elicitation) becomes a clear error result, and every record the call opened is closed with the
 // reason: nothing is left in flight.
@@ -15,7 +17,10 @@ import { logger } from "@/lib/log/logger";
 import { bridgeElicitation, type BridgeCall } from "./elicitation-bridge";
 import { gatewayConfig } from "./gateway-config";
 import { flowWorkflowName, exposedToolName } from "./tool-names";
-import { describeFailure, openUpstream, type UpstreamSession } from "./upstream-client";
+import { describeFailure } from "./upstream-client";
+import { forgetUpstreamRevision, openForwardSession } from "./upstream-era";
+import { UpstreamPlainError, type ForwardSession } from "./upstream-modern";
+import { bridgeUrlRequired, CompletionWatch, urlRequiredOf } from "./url-required";
 import { recordContact } from "./upstream-health";
 
 export interface GatewayCaller {
@@ -61,14 +66,16 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
   // Records of this call are found by what they say about it (an ask still waiting has not
   // returned its id yet when the upstream fails).
   const mine = { subject: caller.ask.subject, tenantId: caller.ask.tenantId, toolName: exposed, requestId: caller.requestId, upstreamId: row.id, since: new Date() };
-  let session: UpstreamSession | undefined;
+  let session: ForwardSession | undefined;
+  const watch = new CompletionWatch();
   // The upstream's silence is bounded, but not while a person is answering one of its questions.
   const watchdog = setInterval(() => {
     if (bridge.waiting.count > 0) quietSince = Date.now();
     else if (Date.now() - quietSince > cfg.upstreamTimeoutMs) fail(new UpstreamFailure(`no answer within ${Math.round(cfg.upstreamTimeoutMs / 1000)} s`));
   }, Math.min(1000, cfg.upstreamTimeoutMs));
   try {
-    session = await openUpstream(row, { subject: caller.ask.subject, tenant: caller.ask.tenantId, upstreamId: row.id, clientId: caller.clientId }, {
+    // The upstream's own revision (upstream-era.ts): 2025-11-25 elicitation/create or 2026-07-28 input_required.
+    session = await openForwardSession(row, { subject: caller.ask.subject, tenant: caller.ask.tenantId, upstreamId: row.id, clientId: caller.clientId }, {
       elicit: async (params, upstreamRequestId) => {
         try {
           return await bridgeElicitation(bridge, params, upstreamRequestId);
@@ -76,20 +83,41 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
           quietSince = Date.now();
         }
       },
-      completed: (elicitationId) => void completeUrl(caller, bridge, elicitationId),
+      completed: (elicitationId) => {
+        watch.completed(elicitationId);
+        void completeUrl(caller, bridge, elicitationId);
+      },
     });
-    session.client.onerror = (err) => {
+    session.onError((err) => {
       if (FATAL.test(err.message)) fail(new UpstreamFailure("the upstream dropped its stream"));
-    };
-    const call = session.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: 2 ** 31 - 1 });
-    call.catch(() => {});
-    const result = (await Promise.race([call, failed])) as CallToolResult;
-    recordContact(row.id, { ok: true, latencyMs: performance.now() - started });
+    });
+    let result: CallToolResult | undefined;
+    for (let round = 0; !result; round++) {
+      const call = session.callTool(tool, args, signal);
+      call.catch(() => {});
+      try {
+        result = (await Promise.race([call, failed])) as CallToolResult;
+      } catch (err) {
+        // -32042: the upstream wants a link opened first (url-required.ts); anything else is a failure.
+        const urls = urlRequiredOf(err);
+        if (!urls) throw err;
+        const outcome = await Promise.race([bridgeUrlRequired(bridge, urls, round, { watch, signal, exposedName: exposed }), failed]);
+        if (outcome.kind === "stop") {
+          recordContact(row.id, { ok: true, latencyMs: performance.now() - started, revision: session.revision });
+          await closeOpen(db, mine, "failed", "the upstream's required link was not completed");
+          return outcome.result;
+        }
+        quietSince = Date.now();
+      }
+    }
+    recordContact(row.id, { ok: true, latencyMs: performance.now() - started, revision: session.revision });
     await closeOpen(db, mine, "completed", "the upstream finished the call");
     return withNotes(result, bridge.notes);
   } catch (err) {
-    const reason = err instanceof UpstreamFailure ? err.message : err instanceof McpError ? `protocol error ${err.code}` : describeFailure(err);
+    const reason = err instanceof UpstreamFailure || err instanceof UpstreamPlainError ? err.message : err instanceof McpError ? `protocol error ${err.code}` : describeFailure(err);
     const clientLeft = caller.signal.aborted;
+    // The next call probes the upstream's revision again (it may have been upgraded or replaced).
+    if (!(err instanceof McpError)) forgetUpstreamRevision(row.id);
     // A JSON-RPC error is an answer: the upstream is reachable (the caller's arguments may be at fault).
     if (!clientLeft) recordContact(row.id, { ok: err instanceof McpError, latencyMs: performance.now() - started, ...(err instanceof McpError ? {} : { error: reason }) });
     // Records first, then the abort: an ask still waiting on the client ends as failed (upstream), not as a cancel.

@@ -15,7 +15,7 @@ import type { PolicySource } from "@/lib/policy/policy-source";
 import { forwardToolCall } from "./forward-call";
 import { upstreamsForTenant } from "./registry";
 import { exposedToolName, isExposed, parseExposedName, TOOL_NAME_PATTERN } from "./tool-names";
-import { upstreamTools } from "./upstream-client";
+import { toolsOfUpstream } from "./upstream-era";
 
 type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
 
@@ -34,7 +34,7 @@ export interface LegacyGatewaySession {
 /** The namespaced tools of every upstream this tenant may use; an unreachable upstream lists nothing. */
 export async function gatewayTools(db: Db, tenant: string): Promise<Array<{ row: Upstream; tool: Tool }>> {
   const rows = await upstreamsForTenant(db, tenant);
-  const lists = await Promise.all(rows.map(async (row) => ({ row, tools: await upstreamTools(row).catch(() => [] as Tool[]) })));
+  const lists = await Promise.all(rows.map(async (row) => ({ row, tools: await toolsOfUpstream(row).catch(() => [] as Tool[]) })));
   // A name outside the specification's characters (a hostile upstream's) is never passed on.
   return lists.flatMap(({ row, tools }) => tools.filter((t) => TOOL_NAME_PATTERN.test(t.name) && isExposed(row.exposedTools, t.name)).map((tool) => ({ row, tool })));
 }

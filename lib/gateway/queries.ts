@@ -3,7 +3,7 @@
 import { isNotNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { elicitationRecords, type Upstream } from "@/db/schema";
-import { upstreamTools } from "./upstream-client";
+import { toolsOfUpstream } from "./upstream-era";
 import { healthOf, type Health } from "./upstream-health";
 
 export async function upstreamOutcomes(db: DbOrTx): Promise<Map<string, Record<string, number>>> {
@@ -23,6 +23,6 @@ export async function upstreamOutcomes(db: DbOrTx): Promise<Map<string, Record<s
 
 /** Contacts each upstream (its tool list, cached briefly) and returns what that contact found. */
 export async function probeUpstreams(rows: readonly Upstream[]): Promise<Map<string, Health>> {
-  await Promise.all(rows.map((r) => upstreamTools(r).catch(() => undefined)));
+  await Promise.all(rows.map((r) => toolsOfUpstream(r).catch(() => undefined)));
   return new Map(rows.map((r) => [r.id, healthOf(r.id)]));
 }

@@ -1,5 +1,5 @@
 // What the upstreams page shows about each upstream: whether the last contact from this instance
-// reached it, how many tools it listed, how long it took, and the last error (kept in memory per
+// reached it, how many tools it listed, how long it took, the last error and the MCP revision it speaks (kept in memory per
 // instance: a restart forgets it and the next contact refills it). Outcome counts come from the
 // store (lib/gateway/queries.ts), so they are the same on every instance.
 export interface Contact {
@@ -7,6 +7,8 @@ export interface Contact {
   latencyMs: number;
   tools?: number;
   error?: string;
+  /** The MCP revision the upstream was found to speak (upstream-era.ts). */
+  revision?: string;
 }
 
 export interface Health {
@@ -16,6 +18,7 @@ export interface Health {
   lastError: string | null;
   lastErrorAt: Date | null;
   checkedAt: Date | null;
+  revision: string | null;
 }
 
 const health = new Map<string, Health>();
@@ -29,9 +32,10 @@ export function recordContact(id: string, c: Contact): void {
     lastError: c.ok ? (before?.lastError ?? null) : (c.error ?? "failed"),
     lastErrorAt: c.ok ? (before?.lastErrorAt ?? null) : new Date(),
     checkedAt: new Date(),
+    revision: c.revision ?? before?.revision ?? null,
   });
 }
 
 export function healthOf(id: string): Health {
-  return health.get(id) ?? { reachable: null, tools: null, latencyMs: null, lastError: null, lastErrorAt: null, checkedAt: null };
+  return health.get(id) ?? { reachable: null, tools: null, latencyMs: null, lastError: null, lastErrorAt: null, checkedAt: null, revision: null };
 }

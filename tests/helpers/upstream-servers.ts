@@ -3,7 +3,7 @@
 //   own process in its streamableHttp mode;
 // - startHostileUpstream(): an SDK server the tests script (forms asking for a password or a card
 //   number, look-alike URLs, asking again after a decline, a mode the client did not declare, a
-//   stream dropped in the middle of an elicitation), recording what reached it: the elicitation
+//   stream dropped in the middle of an elicitation, a -32042 followed by its completion notification), recording what reached it: the elicitation
 //   results it got back and the headers the gateway sent.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -53,7 +53,13 @@ export async function startEverything(): Promise<RunningUpstream & { child: Chil
   };
 }
 
-export type Script = (ctx: { elicit(params: Record<string, unknown>): Promise<ElicitResult>; args: Record<string, unknown>; drop(): void }) => Promise<CallToolResult>;
+export type Script = (ctx: {
+  elicit(params: Record<string, unknown>): Promise<ElicitResult>;
+  args: Record<string, unknown>;
+  drop(): void;
+  /** Sends notifications/elicitation/complete for one of its URL elicitations (on the session's GET stream). */
+  complete(elicitationId: string): Promise<void>;
+}) => Promise<CallToolResult>;
 
 export interface HostileUpstream extends RunningUpstream {
   /** Every elicitation result that came back from the gateway, by tool. */
@@ -78,6 +84,7 @@ export async function startHostileUpstream(tools: Record<string, Script>): Promi
         return script({
           args,
           drop: () => httpServer.closeAllConnections(),
+          complete: (elicitationId) => server.server.createElicitationCompletionNotifier(elicitationId)(),
           elicit: async (params) => {
             const result = await server.server.request({ method: "elicitation/create", params: params as never }, ElicitResultSchema, { relatedRequestId: extra.requestId, timeout: 60_000 });
             results.push({ tool: name, result });

@@ -27,7 +27,7 @@ export default async function UpstreamsPage() {
         <table className="w-full text-left text-sm" data-testid="upstreams-table">
           <thead>
             <tr className="border-b border-slate-300 dark:border-slate-700">
-              {["Id", "Name", "URL", "Credential", "Tenants", "Tools", "URL origins", "Reachable", "Tools listed", "Latency", "Last error", ...OUTCOMES, ...(canManage ? ["Action"] : [])].map((h) => (
+              {["Id", "Name", "URL", "Credential", "Tenants", "Tools", "URL origins", "Reachable", "Revision", "Tools listed", "Latency", "Last error", ...OUTCOMES, ...(canManage ? ["Action"] : [])].map((h) => (
                 <th key={h} scope="col" className="px-2 py-1">{h}</th>
               ))}
             </tr>
@@ -46,6 +46,7 @@ export default async function UpstreamsPage() {
                   <td className="px-2 py-1 font-mono text-xs">{u.exposedTools.join(", ")}</td>
                   <td className="px-2 py-1 font-mono text-xs">{u.urlOrigins.join(", ") || "-"}</td>
                   <td className="px-2 py-1">{h?.reachable === null || h === undefined ? "unknown" : h.reachable ? "yes" : "no"}</td>
+                  <td className="px-2 py-1 font-mono text-xs">{h?.revision ?? "-"}</td>
                   <td className="px-2 py-1 tabular-nums">{h?.tools ?? "-"}</td>
                   <td className="px-2 py-1 tabular-nums">{h?.latencyMs != null ? `${h.latencyMs} ms` : "-"}</td>
                   <td className="px-2 py-1 text-xs">{h?.lastError ? `${h.lastError} (${h.lastErrorAt?.toISOString().slice(0, 16)})` : "-"}</td>

@@ -1,0 +1,108 @@
+// The gateway as a client of an upstream that speaks 2026-07-28 (stateless, multi-round-trip):
+// the SDK v2 Client pinned to that revision. Such an upstream asks for input by answering
+// `tools/call` with an `input_required` result; the v2 client hands each embedded request to the
+// same `elicitation/create` handler a 2025 session would use (so the engine governs it exactly as
+// an upstream's elicitation/create: lint, route, record, re-validate, kill switch, audit) and
+// retries the call with the answers and the upstream's requestState echoed byte for byte (the
+// SDK's driver; the gateway never reads, stores or alters that state). The embedded requests of
+// one round are asked one at a time: a person answers one question after another, and a client
+// on the other side may hold only one open question per call.
+import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { McpError, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Upstream } from "@/db/schema";
+import { SERVER_VERSION } from "@/lib/policy/flows";
+import { IDENTITY_HEADER, signIdentityAssertion, type AssertedIdentity } from "./identity-assertion";
+import { authOf } from "./registry";
+import { upstreamAuthHeaders } from "./upstream-auth";
+
+export const MODERN_REVISION = "2026-07-28";
+/** Rounds of input one forwarded call may take before the gateway gives up on the upstream. */
+export const MAX_INPUT_ROUNDS = 10;
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export type ModernElicitHandler = (params: ElicitRequest["params"], upstreamRequestId: string) => Promise<ElicitResult>;
+
+/** A failure of the upstream in plain words (its message is what the client and the health show). */
+export class UpstreamPlainError extends Error {
+  override name = "UpstreamPlainError";
+}
+
+/**
+ * The v2 client's errors in the terms forward-call.ts already handles: a JSON-RPC error from the
+ * upstream becomes the v1 McpError (same code and data), too many rounds a plain failure.
+ */
+function asForwardError(err: unknown): unknown {
+  if (err instanceof ProtocolError) return new McpError(err.code, err.message, err.data);
+  if (err instanceof SdkError && err.code === SdkErrorCode.InputRequiredRoundsExceeded) return new UpstreamPlainError(`it asked for input more than ${MAX_INPUT_ROUNDS} rounds in one call`);
+  return err;
+}
+
+/** What forward-call.ts needs of an upstream session, whatever revision it speaks. */
+export interface ForwardSession {
+  revision: string;
+  callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
+  /** Transport errors after which no answer can come (the caller fails the call). */
+  onError(listener: (err: Error) => void): void;
+  close(): Promise<void>;
+}
+
+/** The gateway's own credential plus the caller's signed identity: never the client's token. */
+export async function gatewayHeaders(row: Upstream, who: AssertedIdentity): Promise<Record<string, string>> {
+  return { ...(await upstreamAuthHeaders(row.id, authOf(row))), [IDENTITY_HEADER]: await signIdentityAssertion(who) };
+}
+
+async function connectModern(row: Upstream, who: AssertedIdentity, elicit?: ModernElicitHandler): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const headers = await gatewayHeaders(row, who);
+  const client = new Client(
+    { name: "elicitation-gateway", version: SERVER_VERSION },
+    { capabilities: { elicitation: { form: {}, url: {} } }, versionNegotiation: { mode: { pin: MODERN_REVISION } }, inputRequired: { maxRounds: MAX_INPUT_ROUNDS } },
+  );
+  let queue: Promise<unknown> = Promise.resolve();
+  client.setRequestHandler("elicitation/create", async (req, ctx) => {
+    // No handler (a listing contact): nothing is shown to anyone; the upstream gets a decline.
+    if (!elicit) return { action: "decline" };
+    const turn = queue.then(() => elicit(req.params as unknown as ElicitRequest["params"], String(ctx.mcpReq.id)));
+    queue = turn.catch(() => {});
+    return (await turn) as never;
+  });
+  const transport = new StreamableHTTPClientTransport(new URL(row.url), { requestInit: { headers, redirect: "error" } });
+  await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+  return { client, transport };
+}
+
+export async function openModernUpstream(row: Upstream, who: AssertedIdentity, elicit: ModernElicitHandler): Promise<ForwardSession> {
+  const { client } = await connectModern(row, who, elicit);
+  return {
+    revision: MODERN_REVISION,
+    async callTool(name, args, signal) {
+      // No per-leg timeout: the gateway's own watchdog bounds the upstream's silence, not a person's answer.
+      try {
+        return (await client.callTool({ name, arguments: args }, { signal, timeout: 2 ** 31 - 1 })) as unknown as CallToolResult;
+      } catch (err) {
+        throw asForwardError(err);
+      }
+    },
+    onError(listener) {
+      client.onerror = listener;
+    },
+    close: () => client.close().catch(() => {}),
+  };
+}
+
+/** The tools of a 2026-07-28 upstream (every page, bounded like the 2025 listing). */
+export async function listModernTools(row: Upstream): Promise<Tool[]> {
+  const { client } = await connectModern(row, { subject: "gateway", tenant: "gateway", upstreamId: row.id, clientId: "" });
+  try {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {}, { timeout: CONNECT_TIMEOUT_MS });
+      tools.push(...(page.tools as unknown as Tool[]));
+      cursor = page.nextCursor;
+    } while (cursor && tools.length < 1000);
+    return tools;
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
