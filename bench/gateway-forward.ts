@@ -1,7 +1,8 @@
 // Method (issue 13, item 6): the same tools/call against an upstream MCP server (a bare SDK server
 // on the SDK's Node transport, in this process) made (a) through the gateway, i.e. this app's real
-// /api/mcp with bearer verification, the registry lookup, the gateway's own upstream session
-// (initialize, call, close), the signed identity assertion and, for the second pair, the engine's
+// /api/mcp with bearer verification, the registry lookup, the gateway's pooled upstream session for
+// that person (opened on the warm-up call, then reused), the signed identity assertion on every
+// request and, for the second pair, the engine's
 // lint, record and re-validation of one form elicitation; and (b) directly against the upstream on
 // an already-open session. Alternating rounds in the same run, so noise hits both alike.
 import http from "node:http";
@@ -89,7 +90,7 @@ export async function gatewayForward(store: Store, opts: { calls: number; rounds
     await gw.client.close();
     await direct.client.close();
     return [
-      ...overheadRows({ name: "gateway: forwarded tools/call", baselineName: "the same call directly to the upstream", note: "the gateway opens its own upstream session per call (initialize, call, close) and signs an identity assertion; the direct client reuses one session" }, plain),
+      ...overheadRows({ name: "gateway: forwarded tools/call", baselineName: "the same call directly to the upstream", note: "the gateway reuses its pooled upstream session for this person and signs a fresh identity assertion per request; both clients reuse one open session" }, plain),
       ...overheadRows({ name: "gateway: forwarded tools/call with one form elicitation", baselineName: "the same call and elicitation directly to the upstream", note: "plus the engine's lint, record and re-validation of the answer" }, withForm),
     ];
   } finally {

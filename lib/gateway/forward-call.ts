@@ -1,11 +1,13 @@
-// One forwarded tools/call: open the upstream with the gateway's credential and the caller's signed
-// identity, hand every elicitation it sends to the bridge (so the engine governs it), and pass the
+// One forwarded tools/call: take a session to the upstream from the pool (upstream-pool.ts: the
+// gateway's credential and the caller's signed identity on every request, never shared between
+// people), hand every elicitation it sends to the bridge (so the engine governs it), and pass the
 // upstream's result back with the gateway's plain notes appended. Whatever goes wrong upstream
 // (unreachable, silent too long, a protocol error, its stream dropped in the middle of an
 // elicitation) becomes a clear error result, and every record the call opened is closed with the
 // reason: nothing is left in flight.
 import { and, eq, gte, inArray } from "drizzle-orm";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { elicitationRecords, type Flow, type Upstream } from "@/db/schema";
 import type { AskContext } from "@/lib/elicitation/engine";
@@ -15,7 +17,8 @@ import { logger } from "@/lib/log/logger";
 import { bridgeElicitation, type BridgeCall } from "./elicitation-bridge";
 import { gatewayConfig } from "./gateway-config";
 import { flowWorkflowName, exposedToolName } from "./tool-names";
-import { describeFailure, openUpstream, type UpstreamSession } from "./upstream-client";
+import { describeFailure } from "./upstream-client";
+import { upstreamPool, type Lease } from "./upstream-pool";
 import { recordContact } from "./upstream-health";
 
 export interface GatewayCaller {
@@ -61,33 +64,49 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
   // Records of this call are found by what they say about it (an ask still waiting has not
   // returned its id yet when the upstream fails).
   const mine = { subject: caller.ask.subject, tenantId: caller.ask.tenantId, toolName: exposed, requestId: caller.requestId, upstreamId: row.id, since: new Date() };
-  let session: UpstreamSession | undefined;
+  let lease: Lease | undefined;
+  let broken = false;
   // The upstream's silence is bounded, but not while a person is answering one of its questions.
   const watchdog = setInterval(() => {
     if (bridge.waiting.count > 0) quietSince = Date.now();
     else if (Date.now() - quietSince > cfg.upstreamTimeoutMs) fail(new UpstreamFailure(`no answer within ${Math.round(cfg.upstreamTimeoutMs / 1000)} s`));
   }, Math.min(1000, cfg.upstreamTimeoutMs));
   try {
-    session = await openUpstream(row, { subject: caller.ask.subject, tenant: caller.ask.tenantId, upstreamId: row.id, clientId: caller.clientId }, {
-      elicit: async (params, upstreamRequestId) => {
+    const who = { subject: caller.ask.subject, tenant: caller.ask.tenantId, upstreamId: row.id, clientId: caller.clientId };
+    const handlers = {
+      elicit: async (params: Parameters<typeof bridgeElicitation>[1], upstreamRequestId: string) => {
         try {
           return await bridgeElicitation(bridge, params, upstreamRequestId);
         } finally {
           quietSince = Date.now();
         }
       },
-      completed: (elicitationId) => void completeUrl(caller, bridge, elicitationId),
-    });
-    session.client.onerror = (err) => {
-      if (FATAL.test(err.message)) fail(new UpstreamFailure("the upstream dropped its stream"));
+      completed: (elicitationId: string) => void completeUrl(caller, bridge, elicitationId),
+      transportError: (err: Error) => {
+        if (FATAL.test(err.message)) fail(new UpstreamFailure("the upstream dropped its stream"));
+      },
     };
-    const call = session.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: 2 ** 31 - 1 });
-    call.catch(() => {});
-    const result = (await Promise.race([call, failed])) as CallToolResult;
+    let result: CallToolResult | undefined;
+    // A pooled session the upstream has forgotten (restart, its own idle timeout) answers 404: the
+    // spec's answer is a new session, and nothing reached the tool, so the call is tried once more.
+    for (let attempt = 0; !result; attempt++) {
+      lease = await upstreamPool().acquire(row, who, handlers);
+      const current = lease;
+      const call = current.run(() => current.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: 2 ** 31 - 1 }));
+      call.catch(() => {});
+      try {
+        result = (await Promise.race([call, failed])) as CallToolResult;
+      } catch (err) {
+        if (attempt > 0 || !current.reused || !sessionForgotten(err) || bridge.waiting.count > 0) throw err;
+        await current.release({ broken: true });
+        lease = undefined;
+      }
+    }
     recordContact(row.id, { ok: true, latencyMs: performance.now() - started });
     await closeOpen(db, mine, "completed", "the upstream finished the call");
     return withNotes(result, bridge.notes);
   } catch (err) {
+    broken = true;
     const reason = err instanceof UpstreamFailure ? err.message : err instanceof McpError ? `protocol error ${err.code}` : describeFailure(err);
     const clientLeft = caller.signal.aborted;
     // A JSON-RPC error is an answer: the upstream is reachable (the caller's arguments may be at fault).
@@ -104,8 +123,12 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
     };
   } finally {
     clearInterval(watchdog);
-    await session?.close();
+    await lease?.release({ broken });
   }
+}
+
+function sessionForgotten(err: unknown): boolean {
+  return err instanceof StreamableHTTPError && err.code === 404;
 }
 
 async function completeUrl(caller: GatewayCaller, bridge: BridgeCall, upstreamElicitationId: string): Promise<void> {
