@@ -5,7 +5,8 @@
 // session is never shared between people, tenants or clients.
 // - The assertion and the gateway's credential are put on every HTTP request by the session's
 //   fetch (a fresh one-minute assertion each time), so a long-lived session never carries an
-//   expired or replayable-for-long identity, and a refreshed OAuth token is used as soon as it exists.
+//   expired or replayable-for-long identity, and a refreshed OAuth token is used as soon as it
+//   exists; a client-credentials token the upstream refuses (401) is replaced once.
 // - A session is handed out only while the registry row it was opened under is unchanged (URL,
 //   auth, tenants, exposed tools, origins, name; a removed-and-re-added row counts as changed), and
 //   is dropped on any transport error, any failed call, when idle for `idleMs`, when older than
@@ -26,7 +27,7 @@ import { IDENTITY_HEADER, signIdentityAssertion, type AssertedIdentity } from ".
 import { authOf } from "./registry";
 import { onUpstreamChanged } from "./registry-events";
 import { currentCall, runAsCall, runOutsideCalls, watchRequests } from "./sse-attribution";
-import { upstreamAuthHeaders } from "./upstream-auth";
+import { renewableAfterRefusal, upstreamAuthHeaders } from "./upstream-auth";
 import { CONNECT_TIMEOUT_MS, type ElicitHandler } from "./upstream-client";
 
 /** What one forwarded call wants to hear from its session. */
@@ -150,11 +151,20 @@ export class UpstreamPool {
     const client = new Client({ name: "elicitation-gateway", version: SERVER_VERSION }, { capabilities: { elicitation: { form: {}, url: {} } } });
     const entry: Entry = { key, upstreamId: row.id, fingerprint, client, transport: undefined as never, createdAt: this.now(), lastUsed: this.now(), calls: new Set(), routes: new Map(), retired: false, pooled };
     // The gateway's credential and a fresh assertion on every request; the client's token never.
-    const sessionFetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const send = async (url: string | URL, init?: RequestInit): Promise<Response> => {
       const headers = new Headers(init?.headers);
       for (const [name, value] of Object.entries(await upstreamAuthHeaders(row.id, auth))) headers.set(name, value);
       headers.set(IDENTITY_HEADER, await signIdentityAssertion(who));
-      const res = await fetch(url, { ...init, headers });
+      return fetch(url, { ...init, headers });
+    };
+    const sessionFetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+      let res = await send(url, init);
+      // A token refused before its expiry (revoked, keys rotated): one fresh grant, one more try.
+      // The body is a JSON string the SDK built, so it can be sent again.
+      if (res.status === 401 && (init?.body === undefined || typeof init.body === "string") && renewableAfterRefusal(row.id, auth)) {
+        await res.body?.cancel();
+        res = await send(url, init);
+      }
       const call = currentCall() as Call | undefined;
       if (!call || init?.method !== "POST" || !res.body || !res.headers.get("content-type")?.includes("text/event-stream")) return res;
       const body = watchRequests(res.body, (id) => void entry.routes.set(id, call));
