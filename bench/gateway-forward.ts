@@ -86,6 +86,18 @@ export async function gatewayForward(store: Store, opts: { calls: number; rounds
     const gw = { client: await client(`http://localhost:${port}/api/mcp`, token), prefix: "benchup__" };
     const direct = { client: await client(upstream.url), prefix: "" };
     const plain = await alternate(gw, direct, timer("echo"), opts);
+    // What the pool buys, in the same run: the same forwarded call with pooling off (every call
+    // opens, initializes and closes its own upstream session, as before the pool).
+    const pooling = await alternate({ ...gw, pool: true }, { ...gw, pool: false }, async (c, n) => {
+      const before = process.env.GATEWAY_POOL_MAX_SESSIONS;
+      process.env.GATEWAY_POOL_MAX_SESSIONS = c.pool ? (before ?? "256") : "0";
+      try {
+        return await timer("echo")(c, n);
+      } finally {
+        if (before === undefined) delete process.env.GATEWAY_POOL_MAX_SESSIONS;
+        else process.env.GATEWAY_POOL_MAX_SESSIONS = before;
+      }
+    }, { calls: Math.max(10, Math.round(opts.calls / 3)), rounds: opts.rounds });
     const withForm = await alternate(gw, direct, timer("ask"), opts);
     // The floor of any proxy: the client's hop to this app (its cheapest own tool, same client,
     // same run) plus the upstream's own call. What the gateway adds beyond both shows against it.
@@ -107,6 +119,17 @@ export async function gatewayForward(store: Store, opts: { calls: number; rounds
         target: "<= 1.2x",
         holds: gwP50 / floor <= 1.2,
         note: "a no-op upstream tool behind any proxy costs at least one hop to the proxy plus the upstream's call: the 1.2x-of-direct target cannot hold for it; this row shows what the gateway adds beyond that floor",
+      },
+      {
+        name: "gateway: forwarded tools/call, pooled upstream session",
+        metric: "p50 latency",
+        unit: "ms",
+        value: round(percentile(pooling.oursT, 50)),
+        baseline: round(percentile(pooling.bareT, 50)),
+        baselineName: "the same forwarded call with pooling off (GATEWAY_POOL_MAX_SESSIONS=0: a session per call), same run",
+        ratio: round(percentile(pooling.oursT, 50) / percentile(pooling.bareT, 50)),
+        target: "< 1x",
+        holds: percentile(pooling.oursT, 50) < percentile(pooling.bareT, 50),
       },
       ...overheadRows({ name: "gateway: forwarded tools/call with one form elicitation", baselineName: "the same call and elicitation directly to the upstream", note: "plus the engine's lint, record and re-validation of the answer" }, withForm),
     ];

@@ -66,6 +66,8 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
   const mine = { subject: caller.ask.subject, tenantId: caller.ask.tenantId, toolName: exposed, requestId: caller.requestId, upstreamId: row.id, since: new Date() };
   let lease: Lease | undefined;
   let broken = false;
+  // Records are written only when the upstream elicits: a call that never did has none to close.
+  let elicited = false;
   // The upstream's silence is bounded, but not while a person is answering one of its questions.
   const watchdog = setInterval(() => {
     if (bridge.waiting.count > 0) quietSince = Date.now();
@@ -75,6 +77,7 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
     const who = { subject: caller.ask.subject, tenant: caller.ask.tenantId, upstreamId: row.id, clientId: caller.clientId };
     const handlers = {
       elicit: async (params: Parameters<typeof bridgeElicitation>[1], upstreamRequestId: string) => {
+        elicited = true;
         try {
           return await bridgeElicitation(bridge, params, upstreamRequestId);
         } finally {
@@ -103,7 +106,7 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
       }
     }
     recordContact(row.id, { ok: true, latencyMs: performance.now() - started });
-    await closeOpen(db, mine, "completed", "the upstream finished the call");
+    if (elicited) await closeOpen(db, mine, "completed", "the upstream finished the call");
     return withNotes(result, bridge.notes);
   } catch (err) {
     broken = true;

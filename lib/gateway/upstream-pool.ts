@@ -194,7 +194,15 @@ export class UpstreamPool {
       for (const c of entry.calls) c.transportError?.(err);
     };
     client.onclose = () => this.retire(entry, "closed");
-    await runOutsideCalls(() => client.connect(transport, { timeout: CONNECT_TIMEOUT_MS }));
+    try {
+      await runOutsideCalls(() => client.connect(transport, { timeout: CONNECT_TIMEOUT_MS }));
+    } catch (err) {
+      // Half-open (e.g. initialized but its GET stream refused): nothing of it is kept.
+      entry.retired = true;
+      await transport.terminateSession().catch(() => {});
+      await client.close().catch(() => {});
+      throw err;
+    }
     this.live.add(entry);
     return entry;
   }
