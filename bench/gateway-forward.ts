@@ -88,7 +88,10 @@ export async function gatewayForward(store: Store, opts: { calls: number; rounds
     const plain = await alternate(gw, direct, timer("echo"), opts);
     // What the pool buys, in the same run: the same forwarded call with pooling off (every call
     // opens, initializes and closes its own upstream session, as before the pool).
-    const pooling = await alternate({ ...gw, pool: true }, { ...gw, pool: false }, async (c, n) => {
+    // Other people (the app rate-limits each account): their own pooled sessions, their own budget.
+    const other = async (subject: string) => client(`http://localhost:${port}/api/mcp`, await mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 3600, mcpResource: `http://localhost:${port}/api/mcp` }));
+    const poolClient = { client: await other("user-bench-pool"), prefix: "benchup__" };
+    const pooling = await alternate({ ...poolClient, pool: true }, { ...poolClient, pool: false }, async (c, n) => {
       const before = process.env.GATEWAY_POOL_MAX_SESSIONS;
       process.env.GATEWAY_POOL_MAX_SESSIONS = c.pool ? (before ?? "256") : "0";
       try {
@@ -101,7 +104,10 @@ export async function gatewayForward(store: Store, opts: { calls: number; rounds
     const withForm = await alternate(gw, direct, timer("ask"), opts);
     // The floor of any proxy: the client's hop to this app (its cheapest own tool, same client,
     // same run) plus the upstream's own call. What the gateway adds beyond both shows against it.
-    const own = await timer("describe_capabilities")({ client: gw.client, prefix: "" }, opts.calls * opts.rounds);
+    const ownClient = await other("user-bench-own");
+    const own = await timer("describe_capabilities")({ client: ownClient, prefix: "" }, opts.calls * opts.rounds);
+    await poolClient.client.close();
+    await ownClient.close();
     const floor = percentile(own, 50) + percentile(plain.bareT, 50);
     const gwP50 = percentile(plain.oursT, 50);
     await gw.client.close();

@@ -99,10 +99,11 @@ export class UpstreamPool {
     const existing = this.entries.get(key);
     if (existing) {
       const e = await existing.opening.catch(() => undefined);
-      if (e && !e.retired && e.fingerprint === fingerprint && this.now() - e.createdAt < cfg.maxAgeMs) {
+      // Pooling turned off since (maxSessions 0) counts too: the pooled session is not handed out.
+      if (e && !e.retired && cfg.maxSessions > 0 && e.fingerprint === fingerprint && this.now() - e.createdAt < cfg.maxAgeMs) {
         entry = e;
         reused = true;
-      } else if (e) this.retire(e, e.fingerprint !== fingerprint ? "registry row changed" : "too old");
+      } else if (e) this.retire(e, e.fingerprint !== fingerprint ? "registry row changed" : "too old or pooling off");
     }
     if (!entry) {
       const pooled = cfg.maxSessions > 0 && (this.poolSize() < cfg.maxSessions || this.evictLeastRecentlyUsed());

@@ -306,6 +306,20 @@ describe("bounds", () => {
     expect(pool.stats().open).toBe(0);
   }, 60_000);
 
+  it("turning pooling off (maxSessions 0) stops handing out a session that is already pooled", async () => {
+    let max = 4;
+    const pool = new UpstreamPool(() => ({ maxSessions: max, idleMs: 60_000, maxAgeMs: 300_000 }));
+    const row = (await getUpstream(t.store.db, "pool"))!;
+    const who = { subject: "y", tenant: "acme", upstreamId: "pool", clientId: "" };
+    await (await pool.acquire(row, who, {})).release();
+    expect(pool.stats().open).toBe(1);
+    max = 0;
+    const lease = await pool.acquire(row, who, {});
+    expect(lease.reused).toBe(false);
+    await lease.release();
+    await until(() => pool.stats().open === 0);
+  }, 60_000);
+
   it("with maxSessions 0 every call opens and closes its own session", async () => {
     const pool = new UpstreamPool(() => ({ maxSessions: 0, idleMs: 60_000, maxAgeMs: 300_000 }));
     const row = (await getUpstream(t.store.db, "pool"))!;
