@@ -14,12 +14,13 @@ import { consoleQueries, seedSyntheticRecords } from "./console-queries";
 import { elicitationOverhead } from "./elicitation-overhead";
 import { elicitationOverheadModern } from "./elicitation-overhead-modern";
 import { evidence, seedAudit } from "./evidence";
+import { gatewayForward } from "./gateway-forward";
 import { killSwitchPropagation } from "./kill-switch-propagation";
 import { bulkRevocation } from "./revocation";
 import type { BenchResult } from "./stats";
 
 const full = process.argv.includes("--full");
-// `--only console,export`: run some benchmarks (names: console, propagation, overhead, export, revocation).
+// `--only console,export`: run some benchmarks (names: console, propagation, overhead, gateway, export, revocation).
 const onlyArg = process.argv.find((a) => a.startsWith("--only="))?.slice(7) ?? (process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined);
 const only = onlyArg ? new Set(onlyArg.split(",")) : undefined;
 const wanted = (name: string) => !only || only.has(name);
@@ -48,6 +49,9 @@ async function freshStore(): Promise<{ store: Store; config: StoreConfig; drop: 
   await migrateStore(store, config);
   return { store, config, drop: () => store.close() };
 }
+
+// The machine is shared: its load is written beside the figures so a reader can weigh them.
+const loadAtStart = os.loadavg().map((l) => Math.round(l * 100) / 100);
 
 async function main() {
   const { store, config, drop } = await freshStore();
@@ -84,10 +88,15 @@ async function main() {
       log(`bulk revocation of ${sizes.revoke.toLocaleString("en-US")}...`);
       results.push(...(await bulkRevocation(store.db, sizes.revoke)));
     }
+    // Last: it points APP_URL at its own in-process server.
+    if (wanted("gateway")) {
+      log("gateway: forwarded calls vs the same calls direct to the upstream...");
+      results.push(...(await gatewayForward(store, { calls: sizes.calls, rounds: sizes.rounds })));
+    }
   } finally {
     await drop();
   }
-  const out = { ranAt: new Date().toISOString(), store: store.kind, mode: full ? "full" : "quick", machine: { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version }, sizes, results };
+  const out = { ranAt: new Date().toISOString(), store: store.kind, mode: full ? "full" : "quick", machine: { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverage: { atStart: loadAtStart, atEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) } }, sizes, results };
   fs.mkdirSync(path.join(import.meta.dirname), { recursive: true });
   fs.writeFileSync(path.join(import.meta.dirname, "results.json"), JSON.stringify(out, null, 2) + "\n");
   const rows = results.map((r) => [r.name, r.metric, `${r.value} ${r.unit}`, r.baseline === null ? "-" : `${r.baseline} ${r.unit} (${r.baselineName})`, r.ratio === null ? "-" : `${r.ratio}x`, r.target, r.holds ? "holds" : "MISSES"]);

@@ -95,6 +95,9 @@ export const SETTINGS = {
   // Gateway mode.
   GATEWAY_SIGNING_KEY: optionalSetting({ kind: privateKeyPem(), defaultText: generated, secret: true }),
   GATEWAY_UPSTREAM_TIMEOUT_SECONDS: setting({ kind: fractionalSeconds(DAY), default: 120 }),
+  GATEWAY_POOL_MAX_SESSIONS: setting({ kind: wholeNumber(0, 100_000, "sessions"), default: 256 }),
+  GATEWAY_POOL_IDLE_SECONDS: setting({ kind: fractionalSeconds(DAY), default: 60 }),
+  GATEWAY_POOL_MAX_AGE_SECONDS: setting({ kind: fractionalSeconds(DAY), default: 600 }),
   DEMO_UPSTREAM_PORT: optionalSetting({ kind: wholeNumber(1, 65_535), defaultText: "PORT + 1" }),
   // Release gates.
   CHROMIUM_PATH: setting({ kind: text(), default: "/usr/bin/chromium" }),

@@ -2,20 +2,20 @@
 // once: @modelcontextprotocol/server-everything, started in its Streamable HTTP mode on loopback,
 // registered for tenant acme (all tools, URL-mode links to https://example.com), with its flows
 // open to the demo's `ctl` and `unregistered` client profiles as the seed does for our workflows.
+// The seed (lib/demo/seed-upstream.ts) has already registered it with two weeks of records; here
+// its URL is pointed at the running server and its first contact fills the health figures.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Db } from "@/db/client";
 import { flows } from "@/db/schema";
 import { appUrl } from "@/lib/auth/oidc-config";
-import { fingerprintFor } from "@/lib/policy/fingerprint";
-import { SERVER_VERSION } from "@/lib/policy/flows";
-import { flowIdFor, UNREGISTERED_PROFILE } from "@/lib/policy/profile-id";
+import { DEMO_UPSTREAM_ID, DEMO_UPSTREAM_NAME, DEMO_UPSTREAM_ORIGIN, demoUpstreamFlow } from "@/lib/demo/seed-upstream";
+import { UNREGISTERED_PROFILE } from "@/lib/policy/profile-id";
 import { addUpstream, getUpstream, updateUpstream } from "./registry";
-import { flowWorkflowName } from "./tool-names";
 import { forgetUpstreamTools, upstreamTools } from "./upstream-client";
 
-export const DEMO_UPSTREAM_ID = "everything";
+export { DEMO_UPSTREAM_ID };
 const DEMO_ACTOR = "op-admin-0001";
 
 export interface DemoUpstream {
@@ -39,7 +39,7 @@ function start(port: number): Promise<ChildProcess> {
 export async function startDemoUpstream(db: Db, port: number): Promise<DemoUpstream> {
   const child = await start(port);
   const url = `http://127.0.0.1:${port}/mcp`;
-  const input = { id: DEMO_UPSTREAM_ID, displayName: "Everything (demo upstream)", url, tenants: ["acme"], exposedTools: ["*"], urlOrigins: ["https://example.com"] };
+  const input = { id: DEMO_UPSTREAM_ID, displayName: DEMO_UPSTREAM_NAME, url, tenants: ["acme"], exposedTools: ["*"], urlOrigins: [DEMO_UPSTREAM_ORIGIN] };
   if (await getUpstream(db, DEMO_UPSTREAM_ID)) await updateUpstream(db, DEMO_ACTOR, { id: DEMO_UPSTREAM_ID, url });
   else await addUpstream(db, DEMO_ACTOR, input);
   forgetUpstreamTools(DEMO_UPSTREAM_ID);
@@ -48,12 +48,7 @@ export async function startDemoUpstream(db: Db, port: number): Promise<DemoUpstr
   const tools = await upstreamTools(row);
   // As the seed does for our workflows: the demo's ctl profile promoted, unregistered a 100% canary.
   const values = tools.flatMap((t) =>
-    ["ctl", UNREGISTERED_PROFILE].map((profileId) => {
-      const workflow = flowWorkflowName(row.id, t.name);
-      const fp = fingerprintFor({ workflow, profileId, needs: [], issuer: `${base}/oidc`, providerIssuers: [] });
-      const promoted = profileId === "ctl";
-      return { id: flowIdFor(workflow, profileId), workflow, profileId, serverVersion: SERVER_VERSION, stage: promoted ? ("promoted" as const) : ("canary" as const), canaryPercent: promoted ? 0 : 100, fingerprint: fp.fingerprint, fingerprintInputs: fp.inputs, retestRequired: !promoted };
-    }),
+    ["ctl", UNREGISTERED_PROFILE].map((profileId) => demoUpstreamFlow(t.name, profileId, base, profileId === "ctl" ? { stage: "promoted", canaryPercent: 0 } : { stage: "canary", canaryPercent: 100 })),
   );
   if (values.length) await db.insert(flows).values(values).onConflictDoNothing();
   return { url, stop: () => void child.kill("SIGTERM") };

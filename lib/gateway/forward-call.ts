@@ -1,5 +1,6 @@
-// One forwarded tools/call: open the upstream in the revision it speaks (upstream-era.ts) with the
-// gateway's credential and the caller's signed identity, hand every elicitation or input request it
+// One forwarded tools/call: a session to the upstream in the revision it speaks (upstream-era.ts;
+// 2025-11-25 sessions come from the pool, upstream-pool.ts, never shared between people) with the
+// gateway's credential and the caller's signed identity on every request, hand every elicitation or input request it
 // sends to the bridge (so the engine governs it), bridge a -32042 (url-required.ts: the links through
 // the engine, then one retry after completion), and pass the upstream's result back with the
 // gateway's plain notes appended. Whatever goes wrong upstream
@@ -8,6 +9,7 @@
 // reason: nothing is left in flight.
 import { and, eq, gte, inArray } from "drizzle-orm";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { elicitationRecords, type Flow, type Upstream } from "@/db/schema";
 import type { AskContext } from "@/lib/elicitation/engine";
@@ -18,7 +20,7 @@ import { bridgeElicitation, type BridgeCall } from "./elicitation-bridge";
 import { gatewayConfig } from "./gateway-config";
 import { flowWorkflowName, exposedToolName } from "./tool-names";
 import { describeFailure } from "./upstream-client";
-import { forgetUpstreamRevision, openForwardSession } from "./upstream-era";
+import { forgetUpstreamRevision, openForwardSession, type ForwardHandlers } from "./upstream-era";
 import { UpstreamPlainError, type ForwardSession } from "./upstream-modern";
 import { bridgeUrlRequired, CompletionWatch, urlRequiredOf } from "./url-required";
 import { recordContact } from "./upstream-health";
@@ -67,6 +69,9 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
   // returned its id yet when the upstream fails).
   const mine = { subject: caller.ask.subject, tenantId: caller.ask.tenantId, toolName: exposed, requestId: caller.requestId, upstreamId: row.id, since: new Date() };
   let session: ForwardSession | undefined;
+  let broken = false;
+  // Records are written only when the upstream asks for something: a call that never did has none to close.
+  let elicited = false;
   const watch = new CompletionWatch();
   // The upstream's silence is bounded, but not while a person is answering one of its questions.
   const watchdog = setInterval(() => {
@@ -74,9 +79,10 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
     else if (Date.now() - quietSince > cfg.upstreamTimeoutMs) fail(new UpstreamFailure(`no answer within ${Math.round(cfg.upstreamTimeoutMs / 1000)} s`));
   }, Math.min(1000, cfg.upstreamTimeoutMs));
   try {
-    // The upstream's own revision (upstream-era.ts): 2025-11-25 elicitation/create or 2026-07-28 input_required.
-    session = await openForwardSession(row, { subject: caller.ask.subject, tenant: caller.ask.tenantId, upstreamId: row.id, clientId: caller.clientId }, {
+    const who = { subject: caller.ask.subject, tenant: caller.ask.tenantId, upstreamId: row.id, clientId: caller.clientId };
+    const handlers: ForwardHandlers = {
       elicit: async (params, upstreamRequestId) => {
+        elicited = true;
         try {
           return await bridgeElicitation(bridge, params, upstreamRequestId);
         } finally {
@@ -87,33 +93,46 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
         watch.completed(elicitationId);
         void completeUrl(caller, bridge, elicitationId);
       },
-    });
-    session.onError((err) => {
-      if (FATAL.test(err.message)) fail(new UpstreamFailure("the upstream dropped its stream"));
-    });
+      transportError: (err) => {
+        if (FATAL.test(err.message)) fail(new UpstreamFailure("the upstream dropped its stream"));
+      },
+    };
     let result: CallToolResult | undefined;
-    for (let round = 0; !result; round++) {
-      const call = session.callTool(tool, args, signal);
+    // The upstream's own revision (upstream-era.ts): 2025-11-25 elicitation/create or 2026-07-28 input_required.
+    // A pooled session the upstream has forgotten (restart, its own idle timeout) answers 404: the
+    // spec's answer is a new session, and nothing reached the tool, so the call is tried once more.
+    for (let round = 0, renewed = false; !result; ) {
+      session ??= await openForwardSession(row, who, handlers);
+      const current = session;
+      const call = current.callTool(tool, args, signal);
       call.catch(() => {});
       try {
         result = (await Promise.race([call, failed])) as CallToolResult;
       } catch (err) {
+        if (!renewed && current.reused && sessionForgotten(err) && bridge.waiting.count === 0) {
+          renewed = true;
+          session = undefined;
+          await current.release({ broken: true });
+          continue;
+        }
         // -32042: the upstream wants a link opened first (url-required.ts); anything else is a failure.
         const urls = urlRequiredOf(err);
         if (!urls) throw err;
-        const outcome = await Promise.race([bridgeUrlRequired(bridge, urls, round, { watch, signal, exposedName: exposed }), failed]);
+        elicited = true;
+        const outcome = await Promise.race([bridgeUrlRequired(bridge, urls, round++, { watch, signal, exposedName: exposed }), failed]);
         if (outcome.kind === "stop") {
-          recordContact(row.id, { ok: true, latencyMs: performance.now() - started, revision: session.revision });
+          recordContact(row.id, { ok: true, latencyMs: performance.now() - started, revision: current.revision });
           await closeOpen(db, mine, "failed", "the upstream's required link was not completed");
           return outcome.result;
         }
         quietSince = Date.now();
       }
     }
-    recordContact(row.id, { ok: true, latencyMs: performance.now() - started, revision: session.revision });
-    await closeOpen(db, mine, "completed", "the upstream finished the call");
+    recordContact(row.id, { ok: true, latencyMs: performance.now() - started, revision: session!.revision });
+    if (elicited) await closeOpen(db, mine, "completed", "the upstream finished the call");
     return withNotes(result, bridge.notes);
   } catch (err) {
+    broken = true;
     const reason = err instanceof UpstreamFailure || err instanceof UpstreamPlainError ? err.message : err instanceof McpError ? `protocol error ${err.code}` : describeFailure(err);
     const clientLeft = caller.signal.aborted;
     // The next call probes the upstream's revision again (it may have been upgraded or replaced).
@@ -132,8 +151,12 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
     };
   } finally {
     clearInterval(watchdog);
-    await session?.close();
+    await session?.release({ broken });
   }
+}
+
+function sessionForgotten(err: unknown): boolean {
+  return err instanceof StreamableHTTPError && err.code === 404;
 }
 
 async function completeUrl(caller: GatewayCaller, bridge: BridgeCall, upstreamElicitationId: string): Promise<void> {

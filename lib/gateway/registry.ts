@@ -9,6 +9,7 @@ import type { Db, DbOrTx, Tx } from "@/db/client";
 import { upstreams, type Upstream } from "@/db/schema";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAudit } from "@/lib/audit/writer";
+import { upstreamChanged } from "./registry-events";
 import { upstreamInput, upstreamRemoveInput, upstreamsFile, upstreamUpdateInput, type UpstreamAuth, type UpstreamInput } from "./upstream-input";
 
 export class UpstreamError extends Error {
@@ -53,22 +54,22 @@ function asInput(row: Upstream): UpstreamInput {
 
 export async function addUpstream(db: Db, actor: string, raw: z.input<typeof upstreamInput>): Promise<Upstream> {
   const input = upstreamInput.parse(raw);
-  return db.transaction(async (tx) => {
+  return notify(input.id, db.transaction(async (tx) => {
     const [row] = await tx.insert(upstreams).values({ id: input.id, ...rowValues(input), createdBy: actor }).onConflictDoNothing().returning();
     if (!row) throw new UpstreamError(`upstream ${input.id} already exists; update it instead`);
     await appendAudit(tx, { actorType: "operator", actorId: actor, action: AUDIT_ACTIONS.upstreamAdded, targetType: "upstream", targetId: input.id, detail: { auth: input.auth.kind, tenants: input.tenants, tools: input.exposedTools.length, origins: input.urlOrigins.length } });
     return row;
-  });
+  }));
 }
 
 export async function updateUpstream(db: Db, actor: string, raw: z.input<typeof upstreamUpdateInput>): Promise<Upstream> {
   const patch = upstreamUpdateInput.parse(raw);
-  return db.transaction(async (tx) => {
+  return notify(patch.id, db.transaction(async (tx) => {
     const [before] = await tx.select().from(upstreams).where(eq(upstreams.id, patch.id)).for("update");
     if (!before) throw new UpstreamError(`upstream ${patch.id} does not exist`);
     const merged = upstreamInput.parse({ ...asInput(before), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) });
     return writeUpdate(tx, actor, before, merged);
-  });
+  }));
 }
 
 async function writeUpdate(tx: Tx, actor: string, before: Upstream, input: UpstreamInput): Promise<Upstream> {
@@ -82,12 +83,12 @@ async function writeUpdate(tx: Tx, actor: string, before: Upstream, input: Upstr
 
 export async function removeUpstream(db: Db, actor: string, raw: z.input<typeof upstreamRemoveInput>): Promise<Upstream> {
   const { id } = upstreamRemoveInput.parse(raw);
-  return db.transaction(async (tx) => {
+  return notify(id, db.transaction(async (tx) => {
     const [row] = await tx.delete(upstreams).where(and(eq(upstreams.id, id))).returning();
     if (!row) throw new UpstreamError(`upstream ${id} does not exist`);
     await appendAudit(tx, { actorType: "operator", actorId: actor, action: AUDIT_ACTIONS.upstreamRemoved, targetType: "upstream", targetId: id, detail: { tenants: row.tenants } });
     return row;
-  });
+  }));
 }
 
 export interface ApplyResult {
@@ -106,7 +107,7 @@ export async function applyUpstreams(db: Db, actor: string, raw: unknown): Promi
   const ids = file.upstreams.map((u) => u.id);
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup) throw new UpstreamError(`upstream ${dup} appears twice in the file`);
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const existing = new Map((await tx.select().from(upstreams).for("update")).map((r) => [r.id, r]));
     const out: ApplyResult = { added: [], updated: [], removed: [], unchanged: [] };
     for (const input of file.upstreams) {
@@ -126,4 +127,13 @@ export async function applyUpstreams(db: Db, actor: string, raw: unknown): Promi
     }
     return out;
   });
+  for (const id of [...result.added, ...result.updated, ...result.removed]) upstreamChanged(id);
+  return result;
+}
+
+/** After the transaction commits: this instance drops sessions and tool lists made under the old row. */
+async function notify<T>(id: string, committed: Promise<T>): Promise<T> {
+  const value = await committed;
+  upstreamChanged(id);
+  return value;
 }

@@ -21,8 +21,10 @@ function secretValue(name: string, env: Env): string {
 
 const tokens = new Map<string, { token: string; expiresAt: number }>();
 
+const cacheKeyOf = (upstreamId: string, auth: Extract<UpstreamAuth, { kind: "oauth_client_credentials" }>) => JSON.stringify([upstreamId, auth.issuer, auth.clientId, auth.scope ?? ""]);
+
 async function clientCredentialsToken(upstreamId: string, auth: Extract<UpstreamAuth, { kind: "oauth_client_credentials" }>, env: Env): Promise<string> {
-  const cacheKey = `${upstreamId}|${auth.issuer}|${auth.clientId}|${auth.scope ?? ""}`;
+  const cacheKey = cacheKeyOf(upstreamId, auth);
   const hit = tokens.get(cacheKey);
   if (hit && hit.expiresAt > Date.now()) return hit.token;
   const issuer = new URL(auth.issuer);
@@ -45,4 +47,15 @@ export async function upstreamAuthHeaders(upstreamId: string, auth: UpstreamAuth
   if (auth.kind === "none") return {};
   if (auth.kind === "header") return { [auth.header]: `${auth.prefix ?? ""}${secretValue(auth.secretEnv, env)}` };
   return { authorization: `Bearer ${await clientCredentialsToken(upstreamId, auth, env)}` };
+}
+
+/**
+ * The upstream refused the gateway's credential (401). A client-credentials token may have been
+ * revoked or its keys rotated before it expired: forget it so the next request gets a fresh one.
+ * Returns whether there was anything to renew (a static header cannot be renewed).
+ */
+export function renewableAfterRefusal(upstreamId: string, auth: UpstreamAuth): boolean {
+  if (auth.kind !== "oauth_client_credentials") return false;
+  tokens.delete(cacheKeyOf(upstreamId, auth));
+  return true;
 }

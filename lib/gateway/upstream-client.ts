@@ -1,4 +1,5 @@
-// The gateway's client side: one SDK v1 Client per forwarded call (2025-11-25 to the upstream),
+// The gateway's client side for tool lists: one SDK v1 Client per listing (2025-11-25 to the upstream;
+// forwarded calls use pooled sessions, upstream-pool.ts),
 // authenticated with the gateway's own credential plus the caller's signed identity assertion, and
 // declaring both elicitation modes so the upstream's questions reach the engine, which decides
 // what the person actually sees. Tool lists are cached per upstream for a short time and each
@@ -10,6 +11,7 @@ import type { Upstream } from "@/db/schema";
 import { SERVER_VERSION } from "@/lib/policy/flows";
 import { IDENTITY_HEADER, signIdentityAssertion, type AssertedIdentity } from "./identity-assertion";
 import { authOf } from "./registry";
+import { onUpstreamChanged } from "./registry-events";
 import { upstreamAuthHeaders } from "./upstream-auth";
 import { recordContact } from "./upstream-health";
 
@@ -63,6 +65,9 @@ export function forgetUpstreamTools(id?: string): void {
   if (id) toolCache.delete(id);
   else toolCache.clear();
 }
+
+// A change on this instance is seen at once (other instances within TOOLS_TTL_MS).
+onUpstreamChanged((id) => forgetUpstreamTools(id));
 
 async function fetchTools(row: Upstream): Promise<Tool[]> {
   const started = performance.now();

@@ -10,8 +10,9 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Upstream } from "@/db/schema";
 import { SERVER_VERSION } from "@/lib/policy/flows";
 import type { AssertedIdentity } from "./identity-assertion";
-import { describeFailure, openUpstream, upstreamTools, type ElicitHandler } from "./upstream-client";
+import { describeFailure, upstreamTools, type ElicitHandler } from "./upstream-client";
 import { recordContact } from "./upstream-health";
+import { upstreamPool } from "./upstream-pool";
 import { gatewayHeaders, listModernTools, MODERN_REVISION, openModernUpstream, type ForwardSession } from "./upstream-modern";
 
 export const LEGACY_REVISION = "2025-11-25";
@@ -60,15 +61,27 @@ async function probe(row: Upstream): Promise<UpstreamRevision> {
   }
 }
 
-/** The session a forwarded call runs on, in the upstream's revision. */
-export async function openForwardSession(row: Upstream, who: AssertedIdentity, handlers: { elicit: ElicitHandler; completed: (elicitationId: string) => void }): Promise<ForwardSession> {
-  if ((await upstreamRevision(row)) === MODERN_REVISION) return openModernUpstream(row, who, handlers.elicit);
-  const session = await openUpstream(row, who, handlers);
+/** What a forwarded call wants to hear from its session, whatever the upstream's revision. */
+export interface ForwardHandlers {
+  elicit: ElicitHandler;
+  completed: (elicitationId: string) => void;
+  /** A transport error on the session (the caller decides whether it ends the call). */
+  transportError: (err: Error) => void;
+}
+
+/**
+ * The session a forwarded call runs on, in the upstream's revision: a 2025-11-25 session leased from
+ * the pool (upstream-pool.ts: per person, tenant and client; requests on its streams routed to this
+ * call), a fresh 2026-07-28 client otherwise (stateless: nothing to keep between calls).
+ */
+export async function openForwardSession(row: Upstream, who: AssertedIdentity, handlers: ForwardHandlers): Promise<ForwardSession> {
+  if ((await upstreamRevision(row)) === MODERN_REVISION) return openModernUpstream(row, who, handlers.elicit, handlers.transportError);
+  const lease = await upstreamPool().acquire(row, who, handlers);
   return {
     revision: LEGACY_REVISION,
-    callTool: async (name, args, signal) => (await session.client.callTool({ name, arguments: args }, undefined, { signal, timeout: 2 ** 31 - 1 })) as Awaited<ReturnType<ForwardSession["callTool"]>>,
-    onError: (listener) => void (session.client.onerror = listener),
-    close: () => session.close(),
+    reused: lease.reused,
+    callTool: async (name, args, signal) => (await lease.run(() => lease.client.callTool({ name, arguments: args }, undefined, { signal, timeout: 2 ** 31 - 1 }))) as Awaited<ReturnType<ForwardSession["callTool"]>>,
+    release: (opts) => lease.release(opts),
   };
 }
 

@@ -42,9 +42,10 @@ function asForwardError(err: unknown): unknown {
 export interface ForwardSession {
   revision: string;
   callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
-  /** Transport errors after which no answer can come (the caller fails the call). */
-  onError(listener: (err: Error) => void): void;
-  close(): Promise<void>;
+  /** Whether the session was already open (a pooled one the upstream forgot answers 404: retry once). */
+  reused: boolean;
+  /** Ends the call's use of the session; `broken` drops a pooled one (any error on the call). */
+  release(opts?: { broken?: boolean }): Promise<void>;
 }
 
 /** The gateway's own credential plus the caller's signed identity: never the client's token. */
@@ -71,10 +72,13 @@ async function connectModern(row: Upstream, who: AssertedIdentity, elicit?: Mode
   return { client, transport };
 }
 
-export async function openModernUpstream(row: Upstream, who: AssertedIdentity, elicit: ModernElicitHandler): Promise<ForwardSession> {
+export async function openModernUpstream(row: Upstream, who: AssertedIdentity, elicit: ModernElicitHandler, transportError?: (err: Error) => void): Promise<ForwardSession> {
   const { client } = await connectModern(row, who, elicit);
+  // Transport errors after which no answer can come (the caller fails the call).
+  if (transportError) client.onerror = transportError;
   return {
     revision: MODERN_REVISION,
+    reused: false,
     async callTool(name, args, signal) {
       // No per-leg timeout: the gateway's own watchdog bounds the upstream's silence, not a person's answer.
       try {
@@ -83,10 +87,8 @@ export async function openModernUpstream(row: Upstream, who: AssertedIdentity, e
         throw asForwardError(err);
       }
     },
-    onError(listener) {
-      client.onerror = listener;
-    },
-    close: () => client.close().catch(() => {}),
+    // Stateless upstreams: nothing worth pooling, a call's client is closed with it.
+    release: () => client.close().catch(() => {}),
   };
 }
 

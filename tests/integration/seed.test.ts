@@ -1,6 +1,8 @@
-import { count, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { elicitationRecords, elicitationState, mcpSessions } from "@/db/schema";
+import { auditLog, elicitationRecords, elicitationState, mcpSessions, upstreams } from "@/db/schema";
+import { DEMO_UPSTREAM_ID, seedDemoUpstream } from "@/lib/demo/seed-upstream";
+import { upstreamOutcomes } from "@/lib/gateway/queries";
 import { verifyStoredChain } from "@/lib/audit/chain-verify";
 import { DEMO_CLIENTS } from "@/lib/demo/clients";
 import { isStoreEmpty, seedDemo } from "@/lib/demo/seed";
@@ -49,6 +51,36 @@ describe("demo seed", () => {
     expect(counts.sessions).toBe(summary.sessions);
     expect(counts.audit.entries).toBe(summary.auditEntries);
     expect(await verifyStoredChain(t.store.db)).toMatchObject({ ok: true, count: summary.auditEntries });
+  });
+
+  it("the demo's upstream step registers it for acme with its flows and two weeks of its own records, so the console shows it from the start", async () => {
+    // A store of its own: this test does not lean on the one the first test seeded.
+    const own = await createTestStore();
+    try {
+      const db = own.store.db;
+      const now = new Date("2026-11-30T12:00:00Z");
+      await seedDemo(db, { records: 50, now });
+      expect(await db.select().from(upstreams)).toEqual([]);
+      expect(await seedDemoUpstream(db, { records: 200, now })).toEqual({ records: 200 });
+      const [row] = await db.select().from(upstreams).where(eq(upstreams.id, DEMO_UPSTREAM_ID));
+      expect(row).toMatchObject({ tenants: ["acme"], exposedTools: ["*"], urlOrigins: ["https://example.com"], authKind: "none" });
+      const outcomes = (await upstreamOutcomes(db)).get(DEMO_UPSTREAM_ID) ?? {};
+      // Mostly completed, with declines and failures among them.
+      expect(Object.values(outcomes).reduce((a, b) => a + b, 0)).toBe(200);
+      expect(outcomes.completed).toBeGreaterThan(80);
+      expect(outcomes.declined).toBeGreaterThan(0);
+      expect(outcomes.failed).toBeGreaterThan(0);
+      // Only acme's people, each record on a flow that exists, and the registration in the audit log.
+      const tenantsOf = await db.selectDistinct({ tenant: elicitationRecords.tenantId }).from(elicitationRecords).where(eq(elicitationRecords.upstreamId, DEMO_UPSTREAM_ID));
+      expect(tenantsOf).toEqual([{ tenant: "acme" }]);
+      const [orphans] = await db.select({ n: count() }).from(elicitationRecords).where(sql`${elicitationRecords.upstreamId} is not null and (${elicitationRecords.flowId} is null or ${elicitationRecords.upstreamRequestId} is null)`);
+      expect(orphans!.n).toBe(0);
+      const [added] = await db.select({ n: count() }).from(auditLog).where(sql`${auditLog.action} = 'upstream.added' and ${auditLog.targetId} = ${DEMO_UPSTREAM_ID}`);
+      expect(added!.n).toBe(1);
+      expect(await verifyStoredChain(db)).toMatchObject({ ok: true });
+    } finally {
+      await own.dispose();
+    }
   });
 
   it("writes no value anywhere: only field names, hashes and error keywords", async () => {

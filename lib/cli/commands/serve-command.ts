@@ -6,6 +6,7 @@ import { openStore } from "@/db/client";
 import { storeConfigFromEnv } from "@/db/config";
 import { migrateStore } from "@/db/migrate";
 import { isStoreEmpty, seedDemo } from "@/lib/demo/seed";
+import { seedDemoUpstream } from "@/lib/demo/seed-upstream";
 import { drainGraceMs } from "@/lib/server/lifecycle";
 import { serve, type Served } from "@/lib/server/serve";
 import { oidcConfig } from "@/lib/auth/oidc-config";
@@ -38,7 +39,9 @@ export async function serveCommand(argv: string[], demo: boolean): Promise<numbe
     await migrateStore(store, config);
     if (demo && (await isStoreEmpty(store.db))) {
       const summary = await seedDemo(store.db, { records: positiveInt("records", values.records, 2000) });
-      process.stdout.write(`seeded demo data: ${summary.records} records, ${summary.auditEntries} audit entries\n`);
+      // The demo upstream with two weeks of its own records, so the console shows it from the start.
+      const upstream = await seedDemoUpstream(store.db, { records: Math.max(10, Math.round(summary.records / 20)) });
+      process.stdout.write(`seeded demo data: ${summary.records} records, ${summary.auditEntries} audit entries, ${upstream.records} records of the demo upstream\n`);
     }
     served = await serve({ port, hostname, dir, store, controlDir: config.kind === "pglite" ? config.dataDir : undefined });
     if (demo) {
