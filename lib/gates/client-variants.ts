@@ -48,7 +48,8 @@ export async function clientVariantsFor(db: DbOrTx, flow: Flow): Promise<ClientP
   const seen = new Map<string, ClientVariant>();
   for (const r of rows) {
     const revision = (REVISIONS as readonly string[]).includes(r.protocolVersion) ? (r.protocolVersion as Revision) : "2025-11-25";
-    const caps = (r.capabilities ?? {}) as { elicitation?: unknown };
+    // The column is typed, but a row is what the client sent: check the shape before using it.
+    const caps: { elicitation?: unknown } = r.capabilities ?? {};
     const elicitation = typeof caps.elicitation === "object" && caps.elicitation !== null ? (caps.elicitation as Record<string, unknown>) : undefined;
     const v: ClientVariant = { name: r.clientName, version: r.clientVersion, revision, elicitation };
     seen.set(JSON.stringify(v), v);
