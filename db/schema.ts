@@ -249,6 +249,9 @@ export const providers = pgTable("providers", {
   // Sealed with the vault key; never stored in clear.
   clientSecretSealed: bytea("client_secret_sealed"),
   scopes: text("scopes").array().notNull(),
+  // The protected resource (RFC 8707) the grant is for, when the provider uses resource indicators;
+  // also the base URL of the API a workflow calls with the grant.
+  resource: text("resource"),
   createdAt: tstz("created_at").notNull().defaultNow(),
   disabledAt: tstz("disabled_at"),
 });

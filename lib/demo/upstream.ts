@@ -11,9 +11,9 @@ import { appUrl } from "@/lib/auth/oidc-config";
 import { fingerprintFor } from "@/lib/policy/fingerprint";
 import { SERVER_VERSION } from "@/lib/policy/flows";
 import { flowIdFor, UNREGISTERED_PROFILE } from "@/lib/policy/profile-id";
-import { addUpstream, getUpstream, updateUpstream } from "./registry";
-import { flowWorkflowName } from "./tool-names";
-import { forgetUpstreamTools, upstreamTools } from "./upstream-client";
+import { addUpstream, getUpstream, updateUpstream } from "@/lib/gateway/registry";
+import { flowWorkflowName } from "@/lib/gateway/tool-names";
+import { forgetUpstreamTools, upstreamTools } from "@/lib/gateway/upstream-client";
 
 export const DEMO_UPSTREAM_ID = "everything";
 const DEMO_ACTOR = "op-admin-0001";
