@@ -33,14 +33,14 @@ export interface ReconcileResult {
   expired: number;
 }
 
+/** The states a move leaves, as SQL: the reconciler's guards come from the state machine. */
+const statesIn = (move: "reconcileForm" | "endLink"): SQL => sql.join(movableFrom(move).map((s) => sql`${s}::elicitation_state`), sql`, `);
+
 /**
  * Moves every record that matches `stale` to `to` and writes its event (with the state it really
  * left), in one statement; rows another instance is already moving are skipped, not waited for.
  */
-/** The states a move leaves, as SQL: the reconciler's guards come from the state machine. */
-const statesIn = (move: "reconcileForm" | "endLink"): SQL => sql.join(movableFrom(move).map((s) => sql`${s}::elicitation_state`), sql`, `);
-
-async function closeWhere(db: Db, stale: SQL, to: MoveTarget<"reconcileForm"> | MoveTarget<"endLink">, reason: string | SQL, at: string): Promise<number> {
+async function closeWhere(db: Db, stale: SQL, to: MoveTarget<"reconcileForm"> | Extract<MoveTarget<"endLink">, "expired">, reason: string | SQL, at: string): Promise<number> {
   const [row] = rowsOf<{ n: number }>(
     await db.execute(sql`
       with stale as (
