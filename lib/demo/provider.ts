@@ -5,6 +5,7 @@
 // to know the demo exists: the connect flow and the flow fingerprints read the registry.
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
+import type { Env } from "@/db/config";
 import { providers } from "@/db/schema";
 import { appUrl } from "@/lib/auth/oidc-config";
 import { requiredSecret } from "@/lib/config/secrets";
@@ -18,14 +19,14 @@ export const DEMO_PROVIDER_ID = REPOSITORIES_PROVIDER_ID;
 export const demoDownstreamIssuer = (base: string) => `${base}/dev/downstream`;
 
 /** The registry row of the demo provider for a deployment at `base` (APP_URL). */
-export function demoProviderRow(base: string = appUrl()): typeof providers.$inferInsert {
+export function demoProviderRow(base: string = appUrl(), env: Env = process.env): typeof providers.$inferInsert {
   return {
     id: DEMO_PROVIDER_ID,
     displayName: "Demo Git",
     issuer: demoDownstreamIssuer(base),
     clientId: "elicitation-gateway",
     // A development secret (DATA_DIR/keys or DEMO_DOWNSTREAM_CLIENT_SECRET), sealed like any other.
-    clientSecretSealed: sealBlob(vaultKey(), `provider:${DEMO_PROVIDER_ID}`, requiredSecret("demoDownstreamClient")),
+    clientSecretSealed: sealBlob(vaultKey(env), `provider:${DEMO_PROVIDER_ID}`, requiredSecret("demoDownstreamClient", env)),
     scopes: ["openid", "repo:read"],
     resource: `${demoDownstreamIssuer(base)}/api`,
   };

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { count } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
+import type { Env } from "@/db/config";
 import {
   clientProfiles,
   elicitationEvents,
@@ -65,6 +66,11 @@ export interface SeedOptions {
   appUrl?: string;
   now?: Date;
   seed?: number;
+  /**
+   * The configuration the served instances will have (VAULT_KEY, DEMO_DOWNSTREAM_CLIENT_SECRET):
+   * the demo provider's secret is sealed for them. Defaults to this process's.
+   */
+  env?: Env;
 }
 
 export interface SeedSummary {
@@ -84,7 +90,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
   const now = options.now ?? new Date();
   const rng = seededRng(options.seed ?? 20261130);
   return db.transaction(async (tx) => {
-    await seedReferenceData(tx, now, options.appUrl ?? appUrl());
+    await seedReferenceData(tx, now, options.appUrl ?? appUrl(), options.env);
     const sessions = makeSessions(rng, Math.max(8, Math.ceil(total / 12)), now);
     for (let i = 0; i < sessions.length; i += CHUNK) await tx.insert(mcpSessions).values(sessions.slice(i, i + CHUNK));
     let events = 0;
@@ -109,10 +115,10 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
   });
 }
 
-async function seedReferenceData(tx: Tx, now: Date, base: string): Promise<void> {
+async function seedReferenceData(tx: Tx, now: Date, base: string, env?: Env): Promise<void> {
   await tx.insert(tenants).values([...DEMO_TENANTS]);
   await tx.insert(operators).values(DEMO_OPERATORS.map((o) => ({ subject: o.subject, displayName: o.displayName, roles: [o.role] })));
-  await tx.insert(providers).values(demoProviderRow(base));
+  await tx.insert(providers).values(demoProviderRow(base, env));
   await tx.insert(origins).values({
     origin: base,
     redirectUris: [`${base}/connect/callback`],
