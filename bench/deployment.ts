@@ -61,16 +61,18 @@ export async function prepareDeployment(publicUrl: string, opts: { postgres?: st
   }
   const open = () => openStore(config, { purpose: "deployment set-up" });
   const store = await open();
+  // The instances' keys: the seed seals the demo provider's secret with their vault key.
+  const secrets = deploymentSecrets();
   try {
     await migrateStore(store, config);
-    await seedDemo(store.db, { records: 0, appUrl: publicUrl });
+    await seedDemo(store.db, { records: 0, appUrl: publicUrl, env: { ...process.env, ...secrets } });
   } finally {
     await store.close();
   }
   return {
     kind: config.kind === "postgres" ? "postgres" : "pglite",
     dataDir,
-    secrets: deploymentSecrets(),
+    secrets,
     databaseUrl: config.kind === "postgres" ? config.url : undefined,
     open,
     dispose: async () => {

@@ -21,6 +21,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import type { AuditDetail, ClientCapabilitiesJson, FingerprintInputs, RecordEventDetail, UpstreamAuthSettings, ValidationIssue } from "./json-columns";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => "bytea",
@@ -168,7 +169,7 @@ export const mcpSessions = pgTable(
     clientVersion: text("client_version").notNull(),
     protocolVersion: text("protocol_version").notNull(),
     // Stored verbatim (an empty `elicitation: {}` stays `{}`), never normalised.
-    capabilities: jsonb("capabilities").notNull(),
+    capabilities: jsonb("capabilities").$type<ClientCapabilitiesJson>().notNull(),
     // Derived once at initialize: which modes the client declared ({} means form only).
     formDeclared: boolean("form_declared").notNull(),
     urlDeclared: boolean("url_declared").notNull(),
@@ -223,7 +224,7 @@ export const flows = pgTable(
     canaryPercent: integer("canary_percent").notNull().default(0),
     // Hash over the version fingerprint inputs; gate evidence is bound to it.
     fingerprint: text("fingerprint").notNull(),
-    fingerprintInputs: jsonb("fingerprint_inputs").notNull(),
+    fingerprintInputs: jsonb("fingerprint_inputs").$type<FingerprintInputs>().notNull(),
     retestRequired: boolean("retest_required").notNull().default(true),
     // The manual path outside the workflow, shown when the flow cannot elicit.
     setupUrl: text("setup_url"),
@@ -248,6 +249,9 @@ export const providers = pgTable("providers", {
   // Sealed with the vault key; never stored in clear.
   clientSecretSealed: bytea("client_secret_sealed"),
   scopes: text("scopes").array().notNull(),
+  // The protected resource (RFC 8707) the grant is for, when the provider uses resource indicators;
+  // also the base URL of the API a workflow calls with the grant.
+  resource: text("resource"),
   createdAt: tstz("created_at").notNull().defaultNow(),
   disabledAt: tstz("disabled_at"),
 });
@@ -296,7 +300,7 @@ export const elicitationRecords = pgTable(
     schemaHash: text("schema_hash"),
     fieldNames: text("field_names").array().notNull().default(sql`'{}'::text[]`),
     // [{ field, keyword }] only: which field failed which rule, never the value.
-    validationErrors: jsonb("validation_errors").notNull().default(sql`'[]'::jsonb`),
+    validationErrors: jsonb("validation_errors").$type<ValidationIssue[]>().notNull().default(sql`'[]'::jsonb`),
     // URL mode.
     providerId: text("provider_id").references(() => providers.id),
     targetOrigin: text("target_origin"),
@@ -348,7 +352,7 @@ export const upstreams = pgTable(
     url: text("url").notNull(),
     authKind: upstreamAuthKind("auth_kind").notNull(),
     // { header, secretEnv, prefix } | { issuer, clientId, clientSecretEnv, scope } | {}: names only.
-    auth: jsonb("auth").notNull(),
+    auth: jsonb("auth").$type<UpstreamAuthSettings>().notNull(),
     tenants: text("tenants").array().notNull(),
     // Upstream tool names the gateway exposes; ["*"] exposes every tool the upstream lists.
     exposedTools: text("exposed_tools").array().notNull(),
@@ -409,7 +413,7 @@ export const elicitationEvents = pgTable(
     actorId: text("actor_id").notNull(),
     reason: text("reason"),
     // Value-free detail: field names, error keywords, counts.
-    detail: jsonb("detail").notNull().default(sql`'{}'::jsonb`),
+    detail: jsonb("detail").$type<RecordEventDetail>().notNull().default(sql`'{}'::jsonb`),
   },
   (t) => [index("events_record_idx").on(t.recordId, t.at), index("events_at_idx").on(t.at)],
 );
@@ -598,7 +602,7 @@ export const auditLog = pgTable(
     action: text("action").notNull(),
     targetType: text("target_type").notNull(),
     targetId: text("target_id").notNull(),
-    detail: jsonb("detail").notNull(),
+    detail: jsonb("detail").$type<AuditDetail>().notNull(),
     prevHash: text("prev_hash").notNull(),
     hash: text("hash").notNull(),
   },
@@ -640,7 +644,7 @@ export const auditCoalesce = pgTable(
     action: text("action").notNull(),
     targetType: text("target_type").notNull(),
     targetId: text("target_id").notNull(),
-    detail: jsonb("detail").notNull(),
+    detail: jsonb("detail").$type<AuditDetail>().notNull(),
   },
   (t) => [index("audit_coalesce_pending_idx").on(t.windowStart).where(sql`repeats > 0`)],
 );

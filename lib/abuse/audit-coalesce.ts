@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { and, eq, gt, lte, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { auditCoalesce } from "@/db/schema";
+import { REPEATED_ACTION, type CoalescedAction } from "@/lib/audit/actions";
 import type { AuditDetail } from "@/lib/audit/canonical";
 import { appendAudit, type AuditInput } from "@/lib/audit/writer";
 
@@ -17,25 +18,28 @@ export type CoalesceOutcome = "written" | "counted";
 /** What makes two denials "the same": never attacker-chosen ids (random ids must not mint keys). */
 export interface CoalesceKey {
   actor: string;
-  action: string;
+  action: CoalescedAction;
   /** The permission or problem. */
   reason: string;
   /** The target as far as it is not chosen by the requester (e.g. "console:audit", "elicitation:*"). */
   target: string;
 }
 
-type CoalescedInput = AuditInput & { detail: AuditDetail };
+type CoalescedInput = AuditInput & { action: CoalescedAction; detail: AuditDetail };
 
 const keyHash = (key: CoalesceKey) => createHash("sha256").update(JSON.stringify([key.actor, key.action, key.reason, key.target])).digest("base64url");
 
 function repeatedEntry(row: typeof auditCoalesce.$inferSelect): AuditInput {
+  // The row was written by auditCoalesced below with a CoalescedAction; a row naming anything else
+  // was not, and is refused rather than audited under a made-up name.
+  if (!Object.hasOwn(REPEATED_ACTION, row.action)) throw new Error(`audit_coalesce holds an action that is not coalesced: ${row.action}`);
   return {
     actorType: row.actorType,
     actorId: row.actorId,
-    action: `${row.action}_repeated`,
+    action: REPEATED_ACTION[row.action as CoalescedAction],
     targetType: row.targetType,
     targetId: row.targetId,
-    detail: { ...(row.detail as AuditDetail), repeats: row.repeats, window_start: row.windowStart.toISOString(), last_at: row.lastAt.toISOString() },
+    detail: { ...row.detail, repeats: row.repeats, window_start: row.windowStart.toISOString(), last_at: row.lastAt.toISOString() },
   };
 }
 

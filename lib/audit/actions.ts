@@ -49,4 +49,18 @@ export const AUDIT_ACTIONS = {
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
+export const AUDIT_ACTION_VALUES = Object.values(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
+
+/** Narrows text from outside (a URL filter) to an action this product writes. */
+export function isAuditAction(value: string): value is AuditAction {
+  return (AUDIT_ACTION_VALUES as readonly string[]).includes(value);
+}
+
+/** The actions whose repeats are coalesced (lib/abuse/audit-coalesce.ts), and the entry that counts them. */
+export const REPEATED_ACTION = {
+  [AUDIT_ACTIONS.accessDenied]: AUDIT_ACTIONS.accessDeniedRepeated,
+  [AUDIT_ACTIONS.connectMismatch]: AUDIT_ACTIONS.connectMismatchRepeated,
+  [AUDIT_ACTIONS.connectRefused]: AUDIT_ACTIONS.connectRefusedRepeated,
+} as const satisfies Partial<Record<AuditAction, AuditAction>>;
+export type CoalescedAction = keyof typeof REPEATED_ACTION;
 export const AUDIT_ACTION_PATTERN = /^[a-z_]+\.[a-z_]+$/;

@@ -8,6 +8,7 @@
 // but this file's rules and the line itself.
 import { createHash } from "node:crypto";
 import canonicalizeJson from "canonicalize";
+import type { AuditDetail } from "@/db/json-columns";
 import { actorType } from "@/db/schema";
 
 export const GENESIS_HASH = "0".repeat(64);
@@ -16,7 +17,8 @@ export const CANONICAL_VERSION = 1;
 export type ActorType = (typeof actorType.enumValues)[number];
 export const ACTOR_TYPES = actorType.enumValues;
 
-export type AuditDetail = Record<string, string | number | boolean | null | string[]>;
+// The column type (db/json-columns.ts) is the one definition; the chain hashes exactly that shape.
+export type { AuditDetail };
 
 export interface AuditEntry {
   seq: number;

@@ -27,7 +27,7 @@ export function rowToEntry(row: AuditRow): AuditEntry {
     action: row.action,
     targetType: row.targetType,
     targetId: row.targetId,
-    detail: row.detail as AuditEntry["detail"],
+    detail: row.detail,
     prevHash: row.prevHash,
     hash: row.hash,
   };

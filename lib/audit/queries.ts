@@ -3,6 +3,7 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditLog } from "@/db/schema";
+import type { AuditAction } from "./actions";
 
 export async function auditHead(db: Db): Promise<{ entries: number; headSeq: number; headHash: string | null; lastAt: Date | null }> {
   const [head] = await db.select({ seq: auditLog.seq, hash: auditLog.hash, ts: auditLog.ts }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
@@ -11,7 +12,7 @@ export async function auditHead(db: Db): Promise<{ entries: number; headSeq: num
 }
 
 export interface AuditFilter {
-  action?: string;
+  action?: AuditAction;
   actorId?: string;
   /** Keyset: entries older than this sequence number. */
   beforeSeq?: number;

@@ -8,7 +8,7 @@
 import { desc, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { auditLog } from "@/db/schema";
-import { AUDIT_ACTION_PATTERN } from "./actions";
+import { AUDIT_ACTION_PATTERN, type AuditAction } from "./actions";
 import { computeHash, GENESIS_HASH, type ActorType, type AuditDetail, type AuditEntry } from "./canonical";
 import { assertValueFree } from "./value-free";
 
@@ -18,7 +18,7 @@ const INSERT_CHUNK = 5000;
 export interface AuditInput {
   actorType: ActorType;
   actorId: string;
-  action: string;
+  action: AuditAction;
   targetType: string;
   targetId: string;
   detail?: AuditDetail;

@@ -13,6 +13,7 @@ import { appendAudit } from "@/lib/audit/writer";
 import { requiredSecret } from "@/lib/config/secrets";
 import { notifyElicitationComplete } from "@/lib/mcp/live-sessions";
 import { getRecord, isRecordId, transition } from "@/lib/elicitation/records";
+import { movableFrom } from "@/lib/elicitation/record-states";
 import { logger } from "@/lib/log/logger";
 import { openBlob, sealBlob, vaultKey } from "@/lib/vault/vault";
 import { connectConfig } from "./config";
@@ -50,7 +51,7 @@ async function refuse(db: Db, user: BrowserUser, record: ElicitationRecord | und
 }
 
 /** Checks a record against the browser user; expires it on the way if its time is up. */
-async function check(db: Db, id: string, user: BrowserUser, allowed: ElicitationRecord["state"][], view = false): Promise<{ ok: true; record: ElicitationRecord } | { ok: false; problem: Problem }> {
+async function check(db: Db, id: string, user: BrowserUser, allowed: readonly ElicitationRecord["state"][], view = false): Promise<{ ok: true; record: ElicitationRecord } | { ok: false; problem: Problem }> {
   const record = isRecordId(id) ? await getRecord(db, id) : undefined;
   if (!record || record.mode !== "url") return refuse(db, user, undefined, id, "not_found", view);
   // Identity first: another user learns nothing about the record's state.
@@ -58,7 +59,7 @@ async function check(db: Db, id: string, user: BrowserUser, allowed: Elicitation
   if ((record.subject !== user.sub || (user.tenant !== null && record.tenantId !== user.tenant)) && !gateFault("skip-browser-user-check")) return refuse(db, user, record, id, "mismatch", view);
   if (record.state === "revoked") return refuse(db, user, record, id, "revoked", view);
   if (record.expiresAt && record.expiresAt.getTime() <= Date.now()) {
-    await transition(db, record.id, { from: ["sent", "accepted", "opened"], to: "expired", reason: "link expired" });
+    await transition(db, record.id, { move: "endLink", to: "expired", reason: "link expired" });
     return refuse(db, user, record, id, "expired", view);
   }
   if (record.state === "expired") return refuse(db, user, record, id, "expired", view);
@@ -70,7 +71,7 @@ export async function connectView(db: Db, id: string, user: BrowserUser) {
   // `opened`: the person pressed Continue but no callback came back (they left the provider's
   // sign-in, or it failed there). Their client keeps offering this same link, so the page must
   // offer a way on (start again) rather than a dead end.
-  const checked = await check(db, id, user, ["sent", "accepted", "opened"], true);
+  const checked = await check(db, id, user, movableFrom("endLink"), true);
   if (!checked.ok) return checked;
   const { record } = checked;
   const provider = await providerInfo(db, record.providerId!);
@@ -96,7 +97,7 @@ function nonceFor(id: string, state: string): string {
 
 /** Continue: single use. Returns the provider's authorization URL. */
 export async function continueConnect(db: Db, id: string, user: BrowserUser): Promise<{ ok: true; location: string } | { ok: false; problem: Problem }> {
-  const checked = await check(db, id, user, ["sent", "accepted"]);
+  const checked = await check(db, id, user, movableFrom("openLink"));
   if (!checked.ok) return checked;
   const cfg = connectConfig();
   const provider = await providerInfo(db, checked.record.providerId!);
@@ -104,7 +105,7 @@ export async function continueConnect(db: Db, id: string, user: BrowserUser): Pr
   const nonce = nonceFor(id, state);
   const verifier = randomBytes(48).toString("base64url");
   const moved = await transition(db, id, {
-    from: ["sent", "accepted"],
+    move: "openLink",
     to: "opened",
     actor: { type: "subject", id: user.sub },
     set: { stateHash: sha256(state), nonceHash: sha256(nonce), pkceVerifierSealed: sealBlob(vaultKey(), `pkce:${id}`, verifier) },
@@ -143,9 +144,9 @@ export async function restartConnect(db: Db, id: string, user: BrowserUser): Pro
 }
 
 export async function declineConnect(db: Db, id: string, user: BrowserUser, action: "decline" | "cancel") {
-  const checked = await check(db, id, user, ["sent", "accepted", "opened"]);
+  const checked = await check(db, id, user, movableFrom("endLink"));
   if (!checked.ok) return checked;
-  const moved = await transition(db, id, { from: ["sent", "accepted", "opened"], to: action === "decline" ? "declined" : "cancelled", actor: { type: "subject", id: user.sub }, reason: `${action} on the connect page` });
+  const moved = await transition(db, id, { move: "endLink", to: action === "decline" ? "declined" : "cancelled", actor: { type: "subject", id: user.sub }, reason: `${action} on the connect page` });
   if (!moved) return refuse(db, user, checked.record, id, "finished");
   return { ok: true as const };
 }
@@ -168,7 +169,7 @@ export async function completeCallback(db: Db, query: URLSearchParams, user: Bro
   if (record.subject !== user.sub || (user.tenant !== null && record.tenantId !== user.tenant)) return refuse(db, user, record, record.id, "mismatch");
   if (record.state !== "opened" || (record.expiresAt && record.expiresAt.getTime() <= Date.now())) {
     // Late (revoked or expired) or replayed (already completed): attach nothing, record it.
-    if (record.state === "opened") await transition(db, record.id, { from: ["opened"], to: "expired", reason: "callback after expiry" });
+    if (record.state === "opened") await transition(db, record.id, { move: "callback", to: "expired", reason: "callback after expiry" });
     if (record.state !== "completed") {
       await db.transaction(async (tx) => {
         await tx.update(elicitationRecords).set({ lateCallbackAt: new Date() }).where(eq(elicitationRecords.id, record.id));
@@ -202,7 +203,7 @@ export async function completeCallback(db: Db, query: URLSearchParams, user: Bro
     // Keywords only: provider error bodies can echo codes.
     logger.warn({ event: "connect.exchange_failed", record: record.id, error: err instanceof Error ? err.name : "error" }, "code exchange refused");
     await db.transaction(async (tx) => {
-      await transition(tx, record.id, { from: ["opened"], to: "failed", reason: "the provider's answer did not pass the checks" });
+      await transition(tx, record.id, { move: "callback", to: "failed", reason: "the provider's answer did not pass the checks" });
       await appendAudit(tx, { actorType: "subject", actorId: user.sub, action: AUDIT_ACTIONS.connectRefused, targetType: "elicitation", targetId: record.id, detail: { problem: "exchange_failed" } });
     });
     return { ok: false, problem: "refused" };
@@ -213,7 +214,7 @@ export async function completeCallback(db: Db, query: URLSearchParams, user: Bro
   // revoked while the exchange was in flight gets no credential (the transition's guard fails).
   const result = await db.transaction(async (tx) => {
     const stored = await storeConnection(tx, binding, { access_token: tokens.access_token, refresh_token: tokens.refresh_token, expires_at: tokens.expires_in ? Math.floor(Date.now() / 1000) + tokens.expires_in : undefined, scope }, record.id);
-    const moved = await transition(tx, record.id, { from: ["opened"], to: "completed", actor: { type: "system", id: "connect-callback" }, detail: { connection: stored.id, new_grant: stored.created } });
+    const moved = await transition(tx, record.id, { move: "callback", to: "completed", actor: { type: "system", id: "connect-callback" }, detail: { connection: stored.id, new_grant: stored.created } });
     if (!moved) throw new RecordMovedError();
     await appendAudit(tx, { actorType: "subject", actorId: record.subject, action: AUDIT_ACTIONS.connectCompleted, targetType: "elicitation", targetId: record.id, detail: { provider: provider.id, connection: stored.id, new_grant: stored.created } });
     return stored;

@@ -9,6 +9,7 @@ import { recordBasics, type AskContext } from "@/lib/elicitation/engine";
 import { countPreventedRepeat, recentRefusal } from "@/lib/elicitation/cooldown";
 import type { SecretNeed } from "@/lib/elicitation/needs";
 import { insertRecord, newRecordId, transition } from "@/lib/elicitation/records";
+import { movableFrom } from "@/lib/elicitation/record-states";
 import { decideRoute } from "@/lib/elicitation/router";
 import { CLIENT_DISCONNECTED, WireAbortedError, WireDisconnectedError, WireSuspendedError, WireTimeoutError, type ResumedAnswer } from "@/lib/elicitation/wire";
 import { logger } from "@/lib/log/logger";
@@ -46,7 +47,7 @@ export async function ensureGrant(ctx: AskContext, need: SecretNeed): Promise<Gr
         eq(elicitationRecords.tenantId, ctx.tenantId),
         eq(elicitationRecords.toolName, ctx.request.toolName),
         eq(elicitationRecords.providerId, need.providerId),
-        inArray(elicitationRecords.state, ["sent", "accepted", "opened"]),
+        inArray(elicitationRecords.state, [...movableFrom("endLink")]),
         gt(elicitationRecords.expiresAt, new Date()),
       ),
     )
@@ -110,7 +111,7 @@ async function reconcile(ctx: AskContext, id: string, need: SecretNeed): Promise
   const connection = await activeConnection(ctx.db, { subject: ctx.subject, tenantId: ctx.tenantId, providerId: need.providerId! });
   if (connection) return { status: "connected", connectionId: connection.id };
   const [record] = await ctx.db.select().from(elicitationRecords).where(eq(elicitationRecords.id, id)).limit(1);
-  if (record && ["sent", "accepted", "opened"].includes(record.state)) return { status: "pending", recordId: id, reused: true };
+  if (record && movableFrom("endLink").includes(record.state)) return { status: "pending", recordId: id, reused: true };
   return { status: "failed", recordId: id, reason: `the request ended as ${record?.state ?? "unknown"}` };
 }
 
@@ -124,7 +125,7 @@ async function offer(ctx: AskContext, id: string, url: string, need: SecretNeed,
     const reason = timeout ? "no answer within the timeout" : err instanceof WireDisconnectedError ? CLIENT_DISCONNECTED : err instanceof WireAbortedError ? "the originating request was cancelled" : "the client refused the URL request";
     const to = timeout ? "timed_out" : err instanceof WireAbortedError ? "cancelled" : "failed";
     const gone = err instanceof WireDisconnectedError;
-    if (await transition(ctx.db, id, { from: ["sent"], to, reason, ...(gone ? { actor: { type: "system" as const, id: "client-disconnect" }, set: { endReason: CLIENT_DISCONNECTED } } : {}) })) {
+    if (await transition(ctx.db, id, { move: "answer", to, reason, ...(gone ? { actor: { type: "system" as const, id: "client-disconnect" }, set: { endReason: CLIENT_DISCONNECTED } } : {}) })) {
       return to === "failed" ? { status: "failed", recordId: id, reason } : { status: to, recordId: id };
     }
     // The answer was lost but the person went on in the browser: the store knows better.
@@ -133,11 +134,11 @@ async function offer(ctx: AskContext, id: string, url: string, need: SecretNeed,
   const set = { respondedAt: new Date(), ...(answer.droppedContent ? { droppedContentCount: 1 } : {}) };
   if (answer.action === "accept") {
     // Consent to open the link, nothing more: only the server-side callback completes the record.
-    const moved = await transition(ctx.db, id, { from: ["sent"], to: "accepted", actor: { type: "subject", id: ctx.subject }, set, detail: { content_dropped: answer.droppedContent } });
+    const moved = await transition(ctx.db, id, { move: "answer", to: "accepted", actor: { type: "subject", id: ctx.subject }, set, detail: { content_dropped: answer.droppedContent } });
     return moved ? { status: "pending", recordId: id, reused } : reconcile(ctx, id, need);
   }
   const to = answer.action === "decline" ? "declined" : "cancelled";
-  await transition(ctx.db, id, { from: ["sent", "accepted"], to, actor: { type: "subject", id: ctx.subject }, set });
+  await transition(ctx.db, id, { move: "refuseLink", to, actor: { type: "subject", id: ctx.subject }, set });
   return { status: to, recordId: id };
 }
 
@@ -152,11 +153,11 @@ async function settleResumedUrl(ctx: AskContext, resumed: Extract<ResumedAnswer,
   const set = { respondedAt: new Date(), ...(resumed.answer.droppedContent ? { droppedContentCount: 1 } : {}) };
   const actor = { type: "subject" as const, id: ctx.subject };
   if (resumed.answer.action === "accept") {
-    const moved = await transition(ctx.db, id, { from: ["sent"], to: "accepted", actor, set, detail: { content_dropped: resumed.answer.droppedContent } });
+    const moved = await transition(ctx.db, id, { move: "answer", to: "accepted", actor, set, detail: { content_dropped: resumed.answer.droppedContent } });
     if (!moved) await ctx.db.update(elicitationRecords).set(set).where(and(eq(elicitationRecords.id, id), isNull(elicitationRecords.respondedAt)));
     return reconcile(ctx, id, need);
   }
   const to = resumed.answer.action === "decline" ? "declined" : "cancelled";
-  if (await transition(ctx.db, id, { from: ["sent", "accepted"], to, actor, set })) return { status: to, recordId: id };
+  if (await transition(ctx.db, id, { move: "refuseLink", to, actor, set })) return { status: to, recordId: id };
   return reconcile(ctx, id, need);
 }

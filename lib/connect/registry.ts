@@ -1,11 +1,10 @@
 // Downstream providers and allowlisted origins. A URL elicitation may only send a user to this
 // app's own connect page on an allowlisted origin, and a provider may only redirect back to a
 // redirect URI listed for that origin, matched to the letter (no prefixes, no wildcards).
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { origins, providers } from "@/db/schema";
-import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
-import { oidcConfig } from "@/lib/auth/oidc-config";
+import { unregisteredProviderIssuer } from "@/lib/policy/fingerprint";
 import { openBlob, vaultKey } from "@/lib/vault/vault";
 
 export interface ProviderInfo {
@@ -26,18 +25,21 @@ export class RegistryError extends Error {
 export async function providerInfo(db: DbOrTx, id: string): Promise<ProviderInfo> {
   const [row] = await db.select().from(providers).where(and(eq(providers.id, id), isNull(providers.disabledAt))).limit(1);
   if (!row) throw new RegistryError(`provider ${id} is not registered or is disabled`);
-  let clientSecret: string;
-  let resource: string | undefined;
-  if (row.clientSecretSealed) {
-    clientSecret = openBlob(vaultKey(), `provider:${row.id}`, row.clientSecretSealed);
-  } else if (oidcConfig().devProvider && row.issuer === downstreamUrls().issuer) {
-    // The bundled demo provider's secret is a development secret (DATA_DIR/keys).
-    clientSecret = downstreamUrls().clientSecret;
-    resource = downstreamUrls().api;
-  } else {
-    throw new RegistryError(`provider ${id} has no client secret`);
-  }
-  return { id: row.id, displayName: row.displayName, issuer: row.issuer, clientId: row.clientId, clientSecret, scopes: row.scopes, resource };
+  // Every provider, the demo's included (lib/demo/provider.ts), keeps its secret sealed in its row.
+  if (!row.clientSecretSealed) throw new RegistryError(`provider ${id} has no client secret`);
+  const clientSecret = openBlob(vaultKey(), `provider:${row.id}`, row.clientSecretSealed);
+  return { id: row.id, displayName: row.displayName, issuer: row.issuer, clientId: row.clientId, clientSecret, scopes: row.scopes, resource: row.resource ?? undefined };
+}
+
+/**
+ * The pinned issuers of these providers, in the order given, for flow fingerprints: a provider that
+ * is not registered, or is disabled, is named as such (lib/policy/fingerprint.ts).
+ */
+export async function providerIssuers(db: DbOrTx, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.select({ id: providers.id, issuer: providers.issuer }).from(providers).where(and(inArray(providers.id, [...ids]), isNull(providers.disabledAt)));
+  const issuerOf = new Map(rows.map((r) => [r.id, r.issuer]));
+  return ids.map((id) => issuerOf.get(id) ?? unregisteredProviderIssuer(id));
 }
 
 /** The origin must be allowlisted and list this exact redirect URI. */

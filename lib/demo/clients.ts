@@ -1,10 +1,11 @@
-// Real MCP client names and versions as they appear in `clientInfo`, with the elicitation
-// capability each declares (see MCP-ELICITATION.md, "What clients actually support"). Used only to
-// make demo history realistic; the engine always trusts the session's own initialize.
+// The documented clients (lib/gates/profile-clients.ts) with how common each is, used only to make
+// demo history realistic; the engine always trusts the session's own initialize.
 //
 // Governance never reads those names: a flow's profile comes from the access token's verified
 // client id. In the demo each client software has its own OAuth client id (registered statically
 // at the development provider, lib/auth/dev-idp/provider.ts) mapped to a profile of the same name.
+import { PROFILE_CLIENTS } from "@/lib/gates/profile-clients";
+
 export interface DemoClient {
   name: string;
   version: string;
@@ -33,13 +34,8 @@ export const DEMO_CLIENT_PROFILES: readonly DemoClientProfile[] = [
   { clientId: "ctl", profileId: "ctl", displayName: "ctl token (development)" },
 ];
 
-export const DEMO_CLIENTS: readonly DemoClient[] = [
-  { name: "Visual Studio Code", version: "1.106.2", capabilities: { elicitation: { form: {}, url: {} } }, weight: 30, profile: "visual-studio-code" },
-  { name: "Visual Studio Code", version: "1.105.1", capabilities: { elicitation: { form: {}, url: {} } }, weight: 8, profile: "visual-studio-code" },
-  { name: "claude-code", version: "2.0.37", capabilities: { elicitation: {} }, weight: 22, profile: "claude-code" },
-  { name: "cursor-vscode", version: "2.0.64", capabilities: { elicitation: {} }, weight: 14, profile: "cursor" },
-  { name: "mcp-inspector", version: "0.17.2", capabilities: { elicitation: { form: {}, url: {} } }, weight: 6, profile: "mcp-inspector" },
-  { name: "codex-mcp-client", version: "0.58.0", capabilities: { elicitation: {} }, weight: 10, profile: "codex" },
-  { name: "JetBrains AI Assistant", version: "253.28294", capabilities: { elicitation: { form: {} } }, weight: 6, profile: "jetbrains" },
-  { name: "claude-ai", version: "0.1.0", capabilities: {}, weight: 4, profile: "claude-desktop" },
-];
+// How often each documented client (lib/gates/profile-clients.ts, in its order) shows up in the
+// synthetic history.
+const WEIGHTS = [30, 8, 22, 14, 6, 10, 6, 4];
+
+export const DEMO_CLIENTS: readonly DemoClient[] = PROFILE_CLIENTS.map((c, i) => ({ ...c, weight: WEIGHTS[i] ?? 1 }));

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { count } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
+import type { Env } from "@/db/config";
 import {
   clientProfiles,
   elicitationEvents,
@@ -24,16 +25,17 @@ import { DEMO_END_USERS, DEMO_OPERATORS, DEMO_TENANTS } from "./accounts";
 import { declaredModes } from "@/lib/elicitation/capabilities";
 import { DEMO_CLIENT_PROFILES, DEMO_CLIENTS, type DemoClient } from "./clients";
 import { CLIENT_DISCONNECTED, MODERN_PROTOCOL_VERSION } from "@/lib/elicitation/wire";
+import { DEMO_PROVIDER_ID, demoDownstreamIssuer, demoProviderRow } from "./provider";
 import { hexId, pick, seededRng, weighted, type Rng } from "./random";
-import { fingerprintFor } from "@/lib/policy/fingerprint";
+import { fingerprintFor, grantProviderIds, unregisteredProviderIssuer } from "@/lib/policy/fingerprint";
 import { flowIdFor, UNREGISTERED_PROFILE } from "@/lib/policy/profile-id";
 import { SERVER_VERSION } from "@/lib/policy/flows";
 import { appUrl } from "@/lib/auth/oidc-config";
+import { servedWorkflows } from "@/lib/workflows/registry";
 import type { WorkflowDefinition } from "@/lib/workflows/types";
 
 const DAY = 86_400_000;
 const CHUNK = 500;
-export const DEMO_PROVIDER_ID = "demo-git";
 // Synthetic history predates this deployment's URL; it names the default demo origin.
 const DEMO_ORIGIN_PLACEHOLDER = "http://localhost:3000";
 
@@ -64,6 +66,11 @@ export interface SeedOptions {
   appUrl?: string;
   now?: Date;
   seed?: number;
+  /**
+   * The configuration the served instances will have (VAULT_KEY, DEMO_DOWNSTREAM_CLIENT_SECRET):
+   * the demo provider's secret is sealed for them. Defaults to this process's.
+   */
+  env?: Env;
 }
 
 export interface SeedSummary {
@@ -83,7 +90,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
   const now = options.now ?? new Date();
   const rng = seededRng(options.seed ?? 20261130);
   return db.transaction(async (tx) => {
-    await seedReferenceData(tx, now, options.appUrl ?? appUrl());
+    await seedReferenceData(tx, now, options.appUrl ?? appUrl(), options.env);
     const sessions = makeSessions(rng, Math.max(8, Math.ceil(total / 12)), now);
     for (let i = 0; i < sessions.length; i += CHUNK) await tx.insert(mcpSessions).values(sessions.slice(i, i + CHUNK));
     let events = 0;
@@ -108,18 +115,10 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
   });
 }
 
-async function seedReferenceData(tx: Tx, now: Date, base: string): Promise<void> {
+async function seedReferenceData(tx: Tx, now: Date, base: string, env?: Env): Promise<void> {
   await tx.insert(tenants).values([...DEMO_TENANTS]);
   await tx.insert(operators).values(DEMO_OPERATORS.map((o) => ({ subject: o.subject, displayName: o.displayName, roles: [o.role] })));
-  await tx.insert(providers).values({
-    id: DEMO_PROVIDER_ID,
-    displayName: "Demo Git",
-    issuer: demoDownstreamIssuer(base),
-    clientId: "elicitation-gateway",
-    // The demo provider's client secret is a development secret read from DATA_DIR/keys at use.
-    clientSecretSealed: null,
-    scopes: ["openid", "repo:read"],
-  });
+  await tx.insert(providers).values(demoProviderRow(base, env));
   await tx.insert(origins).values({
     origin: base,
     redirectUris: [`${base}/connect/callback`],
@@ -128,9 +127,7 @@ async function seedReferenceData(tx: Tx, now: Date, base: string): Promise<void>
     createdBy: DEMO_OPERATORS[0]!.subject,
   });
   await tx.insert(clientProfiles).values(DEMO_CLIENT_PROFILES.map((p) => ({ ...p, createdBy: DEMO_OPERATORS[0]!.subject, createdAt: new Date(now.getTime() - 41 * DAY) })));
-  // Loaded here, not at the top: a workflow (list_repositories) imports this module's provider id.
   // Every workflow this deployment serves (with the conformance fixtures when they are enabled).
-  const { servedWorkflows } = await import("@/lib/workflows/registry");
   await tx.insert(flows).values(demoFlows(servedWorkflows(), base, now));
   await tx.insert(killSwitchEvents).values([
     { scope: "mode:url", active: true, reason: "Phishing report under investigation", actor: DEMO_OPERATORS[1]!.subject, at: new Date(now.getTime() - 12 * DAY) },
@@ -140,9 +137,6 @@ async function seedReferenceData(tx: Tx, now: Date, base: string): Promise<void>
 
 export const flowId = flowIdFor;
 
-// The bundled downstream provider's issuer (lib/auth/dev-idp/downstream.ts serves it there). Not
-// imported from there: that module loads oidc-provider, which every ctl command would then pay for.
-const demoDownstreamIssuer = (base: string) => `${base}/dev/downstream`;
 
 // Seeded stages, as an operator could have set them: the report promoted everywhere, the purge
 // and the repository listing in a 20% canary. The `ctl` profile (tokens from `ctl token`) is
@@ -161,9 +155,11 @@ function demoFlows(workflows: readonly WorkflowDefinition[], base: string, now: 
     profiles.map((profileId) => {
       const seeded = DEMO_STAGES[wf.name] ?? { stage: "canary" as const, canaryPercent: 20 };
       const entry = profileId === "ctl" ? { stage: "promoted" as const, canaryPercent: 0 } : profileId === UNREGISTERED_PROFILE ? { stage: "canary" as const, canaryPercent: 100 } : seeded;
-      // The same trusted inputs the engine fingerprints (lib/policy/resolve-flow.ts) with the
-      // bundled development issuers, so a demo flow is not marked for retest by its first call.
-      const fp = fingerprintFor({ workflow: wf.name, profileId, needs: wf.needs, issuer: `${base}/oidc`, providerIssuers: wf.needs.some((n) => n.kind === "grant") ? [demoDownstreamIssuer(base)] : [] });
+      // The same trusted inputs the engine fingerprints (lib/policy/resolve-flow.ts): the bundled
+      // development issuer and the issuers the registry holds for the workflow's grant providers
+      // (the demo provider is the only one seeded), so a demo flow is not marked for retest by its first call.
+      const providerIssuers = grantProviderIds(wf.needs).map((id) => (id === DEMO_PROVIDER_ID ? demoDownstreamIssuer(base) : unregisteredProviderIssuer(id)));
+      const fp = fingerprintFor({ workflow: wf.name, profileId, needs: wf.needs, issuer: `${base}/oidc`, providerIssuers });
       return {
         id: flowId(wf.name, profileId),
         workflow: wf.name,

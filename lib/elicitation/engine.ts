@@ -113,13 +113,13 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
     if (err instanceof WireSuspendedError) throw err;
     if (err instanceof WireTimeoutError) {
       // A deliberate defect, only under GATE_TEST_FAULTS (refused in production): the contract gate must catch it.
-      if (!gateFault("timeout-not-recorded")) await transition(db, draft.id, { from: ["sent"], to: "timed_out", reason: "no answer within the timeout" });
+      if (!gateFault("timeout-not-recorded")) await transition(db, draft.id, { move: "answer", to: "timed_out", reason: "no answer within the timeout" });
       return { status: "timed_out", recordId: draft.id };
     }
     if (err instanceof WireAbortedError) {
       const gone = err instanceof WireDisconnectedError;
       await transition(db, draft.id, {
-        from: ["sent"],
+        move: "answer",
         to: "cancelled",
         reason: gone ? CLIENT_DISCONNECTED : "the originating request was cancelled",
         // The record itself says the client went away, so the rollup and metrics count it apart from a person's cancel.
@@ -128,7 +128,7 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
       return { status: "cancelled", recordId: draft.id };
     }
     const reason = err instanceof WireRefusedError ? err.message : "sending the request failed";
-    await transition(db, draft.id, { from: ["sent"], to: "failed", reason });
+    await transition(db, draft.id, { move: "answer", to: "failed", reason });
     return { status: "failed", recordId: draft.id, reason };
   }
   return settleFormAnswer(ctx, need, draft.id, answer);
@@ -144,7 +144,7 @@ const ALREADY_ANSWERED = "this request was already answered; call the tool again
  * revokes pending records at once; this catches a record written while the change propagated.)
  */
 async function stoppedSince(ctx: AskContext): Promise<string | undefined> {
-  const initial = { fingerprint: ctx.flow.fingerprint, inputs: ctx.flow.fingerprintInputs as Record<string, unknown> };
+  const initial = { fingerprint: ctx.flow.fingerprint, inputs: ctx.flow.fingerprintInputs };
   const flow = await ctx.policy.flow(ctx.flow.workflow, ctx.flow.profileId, initial);
   return policyBlock(await policyView(ctx.policy, flow, ctx.subject), "form")?.reason;
 }
@@ -167,7 +167,7 @@ async function settleFormAnswer(ctx: AskContext, need: FieldNeed, recordId: stri
   const respondedAt = new Date();
   if (answer.action === "decline" || answer.action === "cancel") {
     const to = answer.action === "decline" ? "declined" : "cancelled";
-    const moved = await transition(db, recordId, { from: ["sent"], to, actor: { type: "subject", id: ctx.subject }, set: { respondedAt } });
+    const moved = await transition(db, recordId, { move: "answer", to, actor: { type: "subject", id: ctx.subject }, set: { respondedAt } });
     if (!moved) return endedMeanwhile(ctx, recordId);
     return { status: to, recordId };
   }
@@ -186,8 +186,7 @@ async function settleFormAnswer(ctx: AskContext, need: FieldNeed, recordId: stri
   if (errors.length === 0 && need.validate) errors = await need.validate(content);
   if (errors.length > 0) {
     const moved = await transition(db, recordId, {
-      from: ["sent"],
-      via: ["accepted"],
+      move: "settleForm",
       to: "validation_failed",
       actor: { type: "subject", id: ctx.subject },
       set: { respondedAt, validationErrors: errors },
@@ -197,7 +196,7 @@ async function settleFormAnswer(ctx: AskContext, need: FieldNeed, recordId: stri
     logger.info({ event: "elicitation.rejected", record: recordId, errors }, "answer rejected");
     return { status: "invalid", recordId, errors };
   }
-  const moved = await transition(db, recordId, { from: ["sent"], via: ["accepted"], to: "completed", actor: { type: "subject", id: ctx.subject }, set: { respondedAt }, detail: { fields: Object.keys(content) } });
+  const moved = await transition(db, recordId, { move: "settleForm", to: "completed", actor: { type: "subject", id: ctx.subject }, set: { respondedAt }, detail: { fields: Object.keys(content) } });
   // Not `sent` any more: answered already (a replay), or revoked / timed out meanwhile. Either
   // way this answer is not used, in either revision.
   if (!moved) return endedMeanwhile(ctx, recordId);

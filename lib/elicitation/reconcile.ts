@@ -12,6 +12,7 @@ import { logger } from "@/lib/log/logger";
 import type { EngineConfig } from "./config";
 import { countElicitationFinished } from "@/lib/metrics/elicitation-counters";
 import { MODERN_PROTOCOL_VERSION } from "./wire";
+import { movableFrom, type MoveTarget } from "./record-states";
 
 /** Extra time after the form timeout before a record counts as abandoned. */
 export const RECONCILE_GRACE_MS = 60_000;
@@ -32,11 +33,14 @@ export interface ReconcileResult {
   expired: number;
 }
 
+/** The states a move leaves, as SQL: the reconciler's guards come from the state machine. */
+const statesIn = (move: "reconcileForm" | "endLink"): SQL => sql.join(movableFrom(move).map((s) => sql`${s}::elicitation_state`), sql`, `);
+
 /**
  * Moves every record that matches `stale` to `to` and writes its event (with the state it really
  * left), in one statement; rows another instance is already moving are skipped, not waited for.
  */
-async function closeWhere(db: Db, stale: SQL, to: "timed_out" | "expired", reason: string | SQL, at: string): Promise<number> {
+async function closeWhere(db: Db, stale: SQL, to: MoveTarget<"reconcileForm"> | Extract<MoveTarget<"endLink">, "expired">, reason: string | SQL, at: string): Promise<number> {
   const [row] = rowsOf<{ n: number }>(
     await db.execute(sql`
       with stale as (
@@ -58,8 +62,8 @@ export async function reconcileStaleRecords(db: Db, config: Pick<EngineConfig, "
   const formCutoff = new Date(now.getTime() - config.formTimeoutMs - RECONCILE_GRACE_MS).toISOString();
   const at = now.toISOString();
   const result = {
-    timedOut: await closeWhere(db, sql`mode = 'form' and state in ('sent', 'accepted') and sent_at < ${formCutoff}::timestamptz`, "timed_out", FORM_TIMED_OUT_REASON, at),
-    expired: await closeWhere(db, sql`mode = 'url' and state in ('sent', 'accepted', 'opened') and expires_at < ${at}::timestamptz`, "expired", "link expired unused", at),
+    timedOut: await closeWhere(db, sql`mode = 'form' and state in (${statesIn("reconcileForm")}) and sent_at < ${formCutoff}::timestamptz`, "timed_out", FORM_TIMED_OUT_REASON, at),
+    expired: await closeWhere(db, sql`mode = 'url' and state in (${statesIn("endLink")}) and expires_at < ${at}::timestamptz`, "expired", "link expired unused", at),
   };
   countElicitationFinished("form", "timed_out", result.timedOut);
   countElicitationFinished("url", "expired", result.expired);

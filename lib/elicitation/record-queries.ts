@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { elicitationEvents, elicitationRecords, elicitationState, recordRollup, type ElicitationRecord } from "@/db/schema";
 import { queryTextSchema } from "@/lib/http/params";
-import { UNFINISHED } from "./revoke";
+import { isUnfinished, UNFINISHED } from "./record-states";
 
 export const PAGE_SIZE = 50;
 
@@ -76,7 +76,7 @@ export async function filterChoices(db: Db) {
 
 /** A record waiting longer than its deadline: the form timeout, or the link's expiry. */
 export function isStuck(r: Pick<ElicitationRecord, "state" | "mode" | "createdAt" | "expiresAt">, formTimeoutMs: number, now = Date.now()): boolean {
-  if (!(UNFINISHED as readonly string[]).includes(r.state)) return false;
+  if (!isUnfinished(r.state)) return false;
   if (r.mode === "url") return !!r.expiresAt && r.expiresAt.getTime() < now;
   return now - r.createdAt.getTime() > formTimeoutMs;
 }

@@ -6,8 +6,9 @@ import { eq, sql } from "drizzle-orm";
 import { rowsOf, type Db, type DbOrTx } from "@/db/client";
 import { elicitationEvents, elicitationRecords, type ElicitationRecord, type NewElicitationRecord } from "@/db/schema";
 import { countElicitationFinished, countElicitationStarted } from "@/lib/metrics/elicitation-counters";
+import { checkMove, isTerminal, type MoveTarget, type RecordMove } from "./record-states";
 
-export type RecordState = ElicitationRecord["state"];
+export { isTerminal, type RecordState } from "./record-states";
 
 /** Opaque record id: 128 bits from the CSPRNG, hex. Also the URL-mode elicitationId. */
 export function newRecordId(): string {
@@ -27,7 +28,7 @@ export type RecordDraft = Omit<NewElicitationRecord, "state" | "createdAt" | "up
  * Inserts the record in its first resting state (`sent` or `not_sent`) with the two events that led
  * there, in one statement (one round trip, atomic on its own or inside a caller's transaction).
  */
-export async function insertRecord(db: DbOrTx, draft: RecordDraft, state: "sent" | "not_sent", detail: Record<string, unknown> = {}): Promise<void> {
+export async function insertRecord(db: DbOrTx, draft: RecordDraft, state: MoveTarget<"dispatch">, detail: Record<string, unknown> = {}): Promise<void> {
   const now = new Date();
   const insert = db
     .insert(elicitationRecords)
@@ -46,33 +47,28 @@ export async function insertRecord(db: DbOrTx, draft: RecordDraft, state: "sent"
   countElicitationStarted(draft.mode, state);
 }
 
-export interface Transition {
-  from: RecordState[];
-  /** Intermediate states passed through in the same moment (e.g. accepted on the way to completed). */
-  via?: RecordState[];
-  to: RecordState;
+export interface Transition<M extends RecordMove = RecordMove> {
+  /** The row of the state machine (lib/elicitation/record-states.ts): it says which states the record may leave. */
+  move: M;
+  to: MoveTarget<M>;
   actor?: { type: "operator" | "system" | "subject"; id: string };
   reason?: string;
   detail?: Record<string, unknown>;
   set?: Partial<Pick<ElicitationRecord, "validationErrors" | "respondedAt" | "finishedAt" | "droppedContentCount" | "lateCallbackAt" | "endReason" | "stateHash" | "nonceHash" | "pkceVerifierSealed">>;
 }
 
-const TERMINAL: RecordState[] = ["not_sent", "completed", "validation_failed", "declined", "cancelled", "timed_out", "failed", "revoked", "expired"];
-
-export function isTerminal(state: RecordState): boolean {
-  return TERMINAL.includes(state);
-}
-
 /**
- * Applies a guarded transition in one statement: locks the record if it is in one of `from`,
- * moves it, and writes one event per step (`via` states, then `to`), the first leaving the state
- * the record was really in. Returns false (and writes nothing) when the record was not in `from`.
+ * Applies a guarded transition in one statement: locks the record if it is in one of the move's
+ * `from` states, moves it, and writes one event per step (the move's `via` states, then `to`), the
+ * first leaving the state the record was really in. Returns false (and writes nothing) when the
+ * record was not in `from`.
  * Works on its own or inside a caller's transaction (then it commits or rolls back with it).
  */
-export async function transition(db: DbOrTx, id: string, t: Transition): Promise<boolean> {
+export async function transition<M extends RecordMove>(db: DbOrTx, id: string, t: Transition<M>): Promise<boolean> {
+  const move = checkMove(t.move, t.to);
   const now = new Date();
   const actor = t.actor ?? { type: "system" as const, id: "engine" };
-  const chain = [...(t.via ?? []), t.to];
+  const chain = [...(move.via ?? []), t.to];
   const steps = sql.join(
     chain.map((to, i) => sql`(${i}, ${i === 0 ? null : chain[i - 1]!}, ${to}, ${JSON.stringify(to === t.to ? (t.detail ?? {}) : {})})`),
     sql`, `,
@@ -85,7 +81,7 @@ export async function transition(db: DbOrTx, id: string, t: Transition): Promise
   const rows = rowsOf<{ moved: number; mode: string | null }>(
     await db.execute(sql`
       with old as (
-        select id, state from elicitation_records where id = ${id} and state in (${sql.join(t.from.map((f) => sql`${f}::elicitation_state`), sql`, `)}) for update
+        select id, state from elicitation_records where id = ${id} and state in (${sql.join(move.from.map((f) => sql`${f}::elicitation_state`), sql`, `)}) for update
       ), moved as (${update.getSQL()}), ev as (
         insert into elicitation_events (record_id, from_state, to_state, at, actor_type, actor_id, reason, detail)
         select moved.id, coalesce(v.from_state::elicitation_state, old.state), v.to_state::elicitation_state, ${now.toISOString()}::timestamptz, ${actor.type}, ${actor.id}, ${t.reason ?? null}, v.detail::jsonb

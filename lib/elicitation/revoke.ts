@@ -8,8 +8,8 @@ import { elicitationRecords, flows } from "@/db/schema";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAuditBatch, type AuditInput } from "@/lib/audit/writer";
 import { countElicitationFinished } from "@/lib/metrics/elicitation-counters";
+import { movableFrom } from "./record-states";
 
-export const UNFINISHED = ["created", "sent", "accepted", "opened"] as const;
 
 export interface RevokeSelector {
   ids?: string[];
@@ -18,7 +18,8 @@ export interface RevokeSelector {
 }
 
 export async function revokeRecordsTx(tx: Tx, actor: { type: "operator" | "system"; id: string }, selector: RevokeSelector, reason: string): Promise<string[]> {
-  const conds: SQL[] = [inArray(elicitationRecords.state, [...UNFINISHED])];
+  // The revoke row of the state machine says which states may be revoked (every unfinished one).
+  const conds: SQL[] = [inArray(elicitationRecords.state, [...movableFrom("revoke")])];
   if (selector.ids) conds.push(inArray(elicitationRecords.id, selector.ids));
   if (selector.pending?.flowId) conds.push(eq(elicitationRecords.flowId, selector.pending.flowId));
   if (selector.pending?.workflow) conds.push(inArray(elicitationRecords.flowId, tx.select({ id: flows.id }).from(flows).where(eq(flows.workflow, selector.pending.workflow))));

@@ -1,12 +1,12 @@
 // The flow's client profile as observed in real sessions: each (client name, version, protocol
 // revision, declared modes) that produced a record in this flow, read from the records and their
 // sessions. The gates replay each of them. A flow nobody used yet has no observations: then the
-// gates use the profile's documented defaults (lib/demo/clients.ts) in both revisions, and the
+// gates use the profile's documented defaults (profile-clients.ts) in both revisions, and the
 // evidence says that is where the profile came from.
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { elicitationRecords, mcpSessions, type Flow } from "@/db/schema";
-import { DEMO_CLIENTS } from "@/lib/demo/clients";
+import { PROFILE_CLIENTS } from "./profile-clients";
 
 export const REVISIONS = ["2025-11-25", "2026-07-28"] as const;
 export type Revision = (typeof REVISIONS)[number];
@@ -48,16 +48,17 @@ export async function clientVariantsFor(db: DbOrTx, flow: Flow): Promise<ClientP
   const seen = new Map<string, ClientVariant>();
   for (const r of rows) {
     const revision = (REVISIONS as readonly string[]).includes(r.protocolVersion) ? (r.protocolVersion as Revision) : "2025-11-25";
-    const caps = (r.capabilities ?? {}) as { elicitation?: unknown };
+    // The column is typed, but a row is what the client sent: check the shape before using it.
+    const caps: { elicitation?: unknown } = r.capabilities ?? {};
     const elicitation = typeof caps.elicitation === "object" && caps.elicitation !== null ? (caps.elicitation as Record<string, unknown>) : undefined;
     const v: ClientVariant = { name: r.clientName, version: r.clientVersion, revision, elicitation };
     seen.set(JSON.stringify(v), v);
   }
   if (seen.size > 0) return { profileId: flow.profileId, source: "observed", variants: [...seen.values()].slice(0, MAX_VARIANTS) };
-  const defaults = DEMO_CLIENTS.filter((c) => c.profile === flow.profileId);
+  const defaults = PROFILE_CLIENTS.filter((c) => c.profile === flow.profileId);
   const base = defaults.length > 0 ? defaults : [{ name: "gate-client", version: "1.0.0", capabilities: { elicitation: {} } }];
   const variants = base.flatMap((c) =>
-    REVISIONS.map((revision) => ({ name: c.name, version: c.version, revision, elicitation: (c.capabilities as { elicitation?: Record<string, unknown> }).elicitation })),
+    REVISIONS.map((revision) => ({ name: c.name, version: c.version, revision, elicitation: c.capabilities.elicitation })),
   );
   return { profileId: flow.profileId, source: "profile-default", variants: variants.slice(0, MAX_VARIANTS) };
 }

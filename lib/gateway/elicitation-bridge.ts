@@ -129,7 +129,7 @@ async function bridgeUrl(call: BridgeCall, ask: AskContext, params: { message: s
     const answer = await ask.wire.askUrl({ message: params.message, elicitationId: id, url: params.url }, { timeoutMs: ask.config.formTimeoutMs, step: { recordId: id, needKey: `upstream-url-${id}` } });
     const respondedAt = new Date();
     if (answer.action === "accept") {
-      const moved = await transition(db, id, { from: ["sent"], to: "accepted", actor: { type: "subject", id: ask.subject }, set: { respondedAt, ...(answer.droppedContent ? { droppedContentCount: 1 } : {}) } });
+      const moved = await transition(db, id, { move: "answer", to: "accepted", actor: { type: "subject", id: ask.subject }, set: { respondedAt, ...(answer.droppedContent ? { droppedContentCount: 1 } : {}) } });
       if (!moved) {
         // Revoked (kill switch, operator) while the person was deciding: the upstream is not told yes.
         call.notes.push(`The link from ${who} was withdrawn by an operator before you accepted it; the server was told you cancelled.`);
@@ -138,12 +138,12 @@ async function bridgeUrl(call: BridgeCall, ask: AskContext, params: { message: s
       call.urlIds.set(params.elicitationId, id);
       return { action: "accept" };
     }
-    await transition(db, id, { from: ["sent"], to: answer.action === "decline" ? "declined" : "cancelled", actor: { type: "subject", id: ask.subject }, set: { respondedAt } });
+    await transition(db, id, { move: "answer", to: answer.action === "decline" ? "declined" : "cancelled", actor: { type: "subject", id: ask.subject }, set: { respondedAt } });
     return { action: answer.action };
   } catch (err) {
-    if (err instanceof WireTimeoutError) await transition(db, id, { from: ["sent"], to: "timed_out", reason: "no answer within the timeout" });
-    else if (err instanceof WireAbortedError) await transition(db, id, { from: ["sent"], to: "cancelled", reason: err instanceof WireDisconnectedError ? CLIENT_DISCONNECTED : "the originating request was cancelled" });
-    else await transition(db, id, { from: ["sent"], to: "failed", reason: "sending the request failed" });
+    if (err instanceof WireTimeoutError) await transition(db, id, { move: "answer", to: "timed_out", reason: "no answer within the timeout" });
+    else if (err instanceof WireAbortedError) await transition(db, id, { move: "answer", to: "cancelled", reason: err instanceof WireDisconnectedError ? CLIENT_DISCONNECTED : "the originating request was cancelled" });
+    else await transition(db, id, { move: "answer", to: "failed", reason: "sending the request failed" });
     return { action: "cancel" };
   }
 }

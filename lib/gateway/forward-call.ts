@@ -14,6 +14,7 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { elicitationRecords, type Flow, type Upstream } from "@/db/schema";
 import type { AskContext } from "@/lib/elicitation/engine";
 import { transition } from "@/lib/elicitation/records";
+import { UNFINISHED } from "@/lib/elicitation/record-states";
 import type { WireAdapter } from "@/lib/elicitation/wire";
 import { logger } from "@/lib/log/logger";
 import { bridgeElicitation, type BridgeCall } from "./elicitation-bridge";
@@ -162,7 +163,7 @@ function sessionForgotten(err: unknown): boolean {
 async function completeUrl(caller: GatewayCaller, bridge: BridgeCall, upstreamElicitationId: string): Promise<void> {
   const id = bridge.urlIds.get(upstreamElicitationId);
   if (!id) return; // an unknown id is ignored, as the spec asks of clients
-  if (await transition(caller.ask.db, id, { from: ["accepted", "opened"], to: "completed", reason: "the upstream reported completion" })) caller.notifyComplete?.(id);
+  if (await transition(caller.ask.db, id, { move: "upstreamSettle", to: "completed", reason: "the upstream reported completion" })) caller.notifyComplete?.(id);
 }
 
 /** Closes what the call left open: a URL flow the person accepted, an ask cut short. */
@@ -178,12 +179,12 @@ async function closeOpen(db: AskContext["db"], call: { subject: string; tenantId
         eq(elicitationRecords.requestId, call.requestId),
         eq(elicitationRecords.upstreamId, call.upstreamId),
         gte(elicitationRecords.createdAt, call.since),
-        inArray(elicitationRecords.state, ["created", "sent", "accepted", "opened"]),
+        inArray(elicitationRecords.state, [...UNFINISHED]),
       ),
     );
   for (const { id } of open) {
-    await transition(db, id, { from: ["accepted", "opened"], to, reason });
-    await transition(db, id, { from: ["created", "sent"], to: "failed", reason });
+    await transition(db, id, { move: "upstreamSettle", to, reason });
+    await transition(db, id, { move: "upstreamAbandon", to: "failed", reason });
   }
 }
 

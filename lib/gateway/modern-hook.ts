@@ -71,7 +71,7 @@ async function callOrResume(ctx: ModernGatewayContext, rctx: ServerContext, expo
     const waiting = parked.get(ctx.resume.recordId);
     if (!waiting) {
       // Verified state, but the call it belongs to is not here (another instance, or a restart).
-      await transition(ctx.db, ctx.resume.recordId, { from: ["sent", "accepted", "opened"], to: "failed", reason: "the upstream call waiting for this answer is not on this instance" });
+      await transition(ctx.db, ctx.resume.recordId, { move: "endLink", to: "failed", reason: "the upstream call waiting for this answer is not on this instance" });
       return { content: [{ type: "text", text: `Not done: the upstream call that asked for this answer is no longer waiting (it ran on another instance, or that instance restarted). Call ${exposed} again.` }], isError: true };
     }
     parked.delete(ctx.resume.recordId);

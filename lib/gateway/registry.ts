@@ -33,7 +33,9 @@ export async function upstreamsForTenant(db: DbOrTx, tenant: string): Promise<Up
 
 /** The auth column, read back through the same schema that wrote it. */
 export function authOf(row: Upstream): UpstreamAuth {
-  return { kind: row.authKind, ...(row.auth as object) } as UpstreamAuth;
+  // Two columns, one value: the writer (rowValues) split it with the same schema, so the kind and
+  // the settings agree; TypeScript cannot see that across columns.
+  return { kind: row.authKind, ...row.auth } as UpstreamAuth;
 }
 
 function rowValues(input: UpstreamInput) {

@@ -104,7 +104,7 @@ export async function bridgeUrlRequired(
     for (const a of accepted) {
       if (!(await deps.watch.wait(a.upstreamId, timeoutMs, deps.signal))) {
         const recordId = call.urlIds.get(a.upstreamId);
-        if (recordId) await transition(call.ask.db, recordId, { from: ["accepted", "opened"], to: "failed", reason: `the upstream did not report completion within ${Math.round(timeoutMs / 1000)} s` });
+        if (recordId) await transition(call.ask.db, recordId, { move: "upstreamSettle", to: "failed", reason: `the upstream did not report completion within ${Math.round(timeoutMs / 1000)} s` });
         return stop(`${who} did not confirm that the link was completed. When you have finished there, call ${deps.exposedName} again.`, "url_required_incomplete");
       }
     }

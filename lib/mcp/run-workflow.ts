@@ -29,9 +29,8 @@ export interface CallerFacts {
   client: { name: string; version: string } | undefined;
   protocolVersion: string;
   modes: DeclaredModes;
-  /** Issuers that make up the flow's version fingerprint (read once per session or request). */
+  /** The MCP token issuer, part of the flow's version fingerprint (read once per session or request). */
   issuer: string;
-  downstreamIssuer: string;
 }
 
 /** Runs one workflow for one tools/call. Store failures become a plain "Not done" result. */
@@ -59,7 +58,7 @@ async function invoke(wf: WorkflowDefinition, caller: CallerFacts, request: { id
   const { db, policy, principal, client, modes } = caller;
   const clientName = client?.name ?? "unknown";
   // The flow comes from the verified client id only; clientInfo is recorded, never consulted.
-  const flow = await resolveFlow({ db, policy, clientId: principal.clientId, issuer: caller.issuer, downstreamIssuer: caller.downstreamIssuer }, wf);
+  const flow = await resolveFlow({ db, policy, clientId: principal.clientId, issuer: caller.issuer }, wf);
   const session = { id: caller.sessionId, clientName, clientVersion: client?.version ?? "unknown", protocolVersion: caller.protocolVersion, modes };
   const ask: AskContext = { db, subject: principal.subject, tenantId: principal.tenant, session, request: { method: "tools/call", id: request.id, toolName: wf.name }, flow, policy, wire: request.wire, config: engineConfig() };
   const runtime: WorkflowRuntime = {

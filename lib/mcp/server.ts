@@ -10,7 +10,6 @@ import { SERVER_VERSION } from "@/lib/policy/flows";
 import type { PolicySource } from "@/lib/policy/policy-source";
 import { resolveFlow, type FlowContext } from "@/lib/policy/resolve-flow";
 import { oidcConfig } from "@/lib/auth/oidc-config";
-import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
 import { DESCRIBE_CAPABILITIES_TOOL, describeCapabilities } from "@/lib/workflows/describe-capabilities";
 import { argumentsSchema, NO_ARGUMENTS } from "@/lib/workflows/arguments";
 import { servedWorkflows } from "@/lib/workflows/registry";
@@ -44,12 +43,12 @@ function inputSchemaFor(wf: WorkflowDefinition): z.ZodType<Record<string, unknow
 
 export function buildMcpServer(ctx: SessionContext): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
-  // Read once per session, not per call: both read development secrets from disk.
+  // Read once per session, not per call: it may read a development secret from disk. The grant
+  // providers' issuers come from the registry per flow (lib/policy/resolve-flow.ts).
   const issuer = oidcConfig().issuer;
   const workflows = servedWorkflows();
-  const downstreamIssuer = downstreamUrls().issuer;
   // Flows are selected by the verified client id only (never by clientInfo): lib/policy/resolve-flow.ts.
-  const flowContext: FlowContext = { db: ctx.db, policy: ctx.policy, clientId: ctx.principal.clientId, issuer, downstreamIssuer };
+  const flowContext: FlowContext = { db: ctx.db, policy: ctx.policy, clientId: ctx.principal.clientId, issuer };
   const facts = () => {
     const caps = server.server.getClientCapabilities() as Record<string, unknown> | undefined;
     const client = server.server.getClientVersion();
@@ -80,7 +79,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
     // The form fields, all optional, as listed input (the same JSON Schema the modern era lists).
     server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema: inputSchemaFor(wf), annotations: wf.annotations }, async (args, extra) => {
       const { client, modes } = facts();
-      const caller = { principal: ctx.principal, db: ctx.db, policy: ctx.policy, sessionId: ctx.sessionId() ?? null, client, protocolVersion: ctx.protocolVersion(), modes, issuer, downstreamIssuer };
+      const caller = { principal: ctx.principal, db: ctx.db, policy: ctx.policy, sessionId: ctx.sessionId() ?? null, client, protocolVersion: ctx.protocolVersion(), modes, issuer };
       const wire = wire20251125(server, { requestId: extra.requestId, signal: extra.signal, protocolVersion: caller.protocolVersion, clientGone: ctx.clientGone?.(extra.requestId) });
       return runWorkflow(wf, caller, { id: String(extra.requestId), wire, args: args ?? {} });
     });

@@ -7,6 +7,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { rowsOf, type Db } from "@/db/client";
+import { UNFINISHED } from "@/lib/elicitation/record-states";
 import { CLIENT_DISCONNECTED } from "@/lib/elicitation/wire";
 import { MIN_GROUP } from "./prometheus";
 import { percentileFromHistogram } from "./resume-buckets";
@@ -110,7 +111,7 @@ export async function dailyVolume(db: Db, q: OverviewQuery, now = new Date()) {
         -- A person's decline or cancel is a refusal; a client that went away is not the person's doing.
         (coalesce(sum(n) filter (where state in ('declined', 'cancelled') and end_reason = ''), 0))::int as refused,
         (coalesce(sum(n) filter (where state in ('validation_failed', 'timed_out', 'failed', 'expired', 'revoked', 'not_sent') or (state = 'cancelled' and end_reason <> '')), 0))::int as failed,
-        (coalesce(sum(n) filter (where state in ('created', 'sent', 'accepted', 'opened')), 0))::int as open
+        (coalesce(sum(n) filter (where state in (${sql.join(UNFINISHED.map((st) => sql`${st}::elicitation_state`), sql`, `)})), 0))::int as open
       from s group by 1 order by 1`),
   );
   return rows

@@ -24,8 +24,21 @@ export interface FingerprintContext {
   needs: readonly Need[];
   /** The issuer of the MCP access tokens. */
   issuer: string;
-  /** The downstream OAuth issuers the workflow's grants use. */
+  /** The downstream OAuth issuers the workflow's grants use, as the provider registry holds them. */
   providerIssuers: readonly string[];
+}
+
+/** The providers a workflow's grant needs name, once each. */
+export function grantProviderIds(needs: readonly Need[]): string[] {
+  return [...new Set(needs.flatMap((n) => (n.kind === "grant" && n.providerId ? [n.providerId] : [])))].sort();
+}
+
+/**
+ * What the fingerprint names for a grant provider the registry does not hold (or holds disabled):
+ * its id, marked, so registering it later changes the fingerprint (the flow needs a retest).
+ */
+export function unregisteredProviderIssuer(providerId: string): string {
+  return `unregistered:${providerId}`;
 }
 
 export function fingerprintFor(c: FingerprintContext): { fingerprint: string; inputs: Record<string, unknown> } {

@@ -4,7 +4,7 @@
 import { count, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { elicitationRecords, flows } from "@/db/schema";
-import { UNFINISHED } from "@/lib/elicitation/revoke";
+import { UNFINISHED } from "@/lib/elicitation/record-states";
 
 export interface KillSwitchImpact {
   scope: string;

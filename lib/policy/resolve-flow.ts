@@ -5,7 +5,8 @@
 import type { Db } from "@/db/client";
 import type { Flow } from "@/db/schema";
 import type { Need } from "@/lib/elicitation/needs";
-import { fingerprintFor } from "./fingerprint";
+import { providerIssuers } from "@/lib/connect/registry";
+import { fingerprintFor, grantProviderIds } from "./fingerprint";
 import { findFlow } from "./flows";
 import type { PolicySource } from "./policy-source";
 import { updateFingerprint } from "./promotion";
@@ -17,8 +18,6 @@ export interface FlowContext {
   clientId: string;
   /** The issuer of the MCP access tokens. */
   issuer: string;
-  /** The downstream OAuth issuer grants use. */
-  downstreamIssuer: string;
 }
 
 export async function resolveFlow(ctx: FlowContext, wf: { name: string; needs: readonly Need[] }): Promise<Flow> {
@@ -28,7 +27,8 @@ export async function resolveFlow(ctx: FlowContext, wf: { name: string; needs: r
     profileId,
     needs: wf.needs,
     issuer: ctx.issuer,
-    providerIssuers: wf.needs.some((n) => n.kind === "grant") ? [ctx.downstreamIssuer] : [],
+    // The issuers of the providers this workflow's grants name, as registered (not a fixed one).
+    providerIssuers: await providerIssuers(ctx.db, grantProviderIds(wf.needs)),
   });
   const flow = await ctx.policy.flow(wf.name, profileId, fp);
   // Keep the flow's fingerprint current: a change (a new server or SDK version, another issuer)

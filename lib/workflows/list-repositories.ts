@@ -4,16 +4,21 @@
 // setup link outside the workflow, or a refusal), never a form.
 import type { SecretNeed } from "@/lib/elicitation/needs";
 import { engineConfig } from "@/lib/elicitation/config";
-import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
 import { appUrl } from "@/lib/auth/oidc-config";
 import { connectionTokens } from "@/lib/connect/connections";
-import { DEMO_PROVIDER_ID } from "@/lib/demo/seed";
+import { providerInfo } from "@/lib/connect/registry";
 import { downstreamConnections } from "@/db/schema";
 import { eq } from "drizzle-orm";
 import { unansweredResult } from "./outcome-result";
 import { defineWorkflow, textResult } from "./types";
 
-export const demoGitGrant: SecretNeed = { kind: "grant", key: "demo_git", purpose: "Read your repositories on Demo Git", providerId: DEMO_PROVIDER_ID };
+/**
+ * The provider this workflow's grant names. The workflow only names it: the registry says where it
+ * is (the demo registers it when it starts, lib/demo/provider.ts; a deployment may register its own).
+ */
+export const REPOSITORIES_PROVIDER_ID = "demo-git";
+
+export const demoGitGrant: SecretNeed = { kind: "grant", key: "demo_git", purpose: "Read your repositories on Demo Git", providerId: REPOSITORIES_PROVIDER_ID };
 
 export const listRepositories = defineWorkflow({
   name: "list_repositories",
@@ -33,13 +38,16 @@ export const listRepositories = defineWorkflow({
     if (outcome.status !== "connected") {
       const cooldownMinutes = Math.round(engineConfig().cooldownMs / 60_000);
       // The manual path outside the workflow: the setup page connects from the browser.
-      const setupUrl = rt.flow.setupUrl ?? `${appUrl()}/setup/${DEMO_PROVIDER_ID}`;
+      const setupUrl = rt.flow.setupUrl ?? `${appUrl()}/setup/${REPOSITORIES_PROVIDER_ID}`;
       if (outcome.status === "failed") return unansweredResult({ status: "failed", recordId: outcome.recordId, reason: outcome.reason }, { setupUrl, cooldownMinutes });
       return unansweredResult(outcome, { setupUrl, cooldownMinutes });
     }
     const [connection] = await rt.db.select().from(downstreamConnections).where(eq(downstreamConnections.id, outcome.connectionId)).limit(1);
     const tokens = await connectionTokens(rt.db, connection!);
-    const res = await fetch(`${downstreamUrls().api}/repos`, { headers: { authorization: `Bearer ${tokens.access_token}` }, signal: AbortSignal.timeout(10_000) });
+    // The provider's API is its registered resource (RFC 8707): the token was issued for exactly it.
+    const api = (await providerInfo(rt.db, REPOSITORIES_PROVIDER_ID)).resource;
+    if (!api) return textResult("Demo Git is registered without an API (resource). Nothing was done.", { outcome: "provider_refused" }, true);
+    const res = await fetch(`${api}/repos`, { headers: { authorization: `Bearer ${tokens.access_token}` }, signal: AbortSignal.timeout(10_000) });
     if (!res.ok) return textResult(`Demo Git refused the stored connection (HTTP ${res.status}). Nothing was done.`, { outcome: "provider_refused", status: res.status }, true);
     const body = (await res.json()) as { repositories: string[] };
     return textResult(`Your repositories on Demo Git: ${body.repositories.join(", ") || "(none)"}.`, { outcome: "completed", repositories: body.repositories });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "@/db/client";
 import { pgErrorOf } from "@/db/errors";
 import { auditLog } from "@/db/schema";
-import { AUDIT_ACTIONS } from "@/lib/audit/actions";
+import { AUDIT_ACTIONS, type AuditAction } from "@/lib/audit/actions";
 import { GENESIS_HASH } from "@/lib/audit/canonical";
 import { verifyStoredChain } from "@/lib/audit/chain-verify";
 import { exportAudit } from "@/lib/audit/export";
@@ -106,7 +106,7 @@ describe("audit chain", () => {
 
   it("refuses details that carry values, and rejects non resource.verb actions", async () => {
     await expect(t.store.db.transaction((tx) => appendAudit(tx, { ...entry(1), detail: { token: "abc" } }))).rejects.toThrow(ValueLeakError);
-    await expect(t.store.db.transaction((tx) => appendAudit(tx, { ...entry(1), action: "KillSwitch On" }))).rejects.toThrow(/resource\.verb/);
+    await expect(t.store.db.transaction((tx) => appendAudit(tx, { ...entry(1), action: "KillSwitch On" as AuditAction }))).rejects.toThrow(/resource\.verb/);
   });
 
   it("finds a tampered entry, and export refuses to sign it and leaves nothing behind", async () => {

@@ -10,6 +10,7 @@ import { openStore, type Store } from "@/db/client";
 import { auditCoalesce, auditLog } from "@/db/schema";
 import { auditCoalesced, flushCoalescedAudit } from "@/lib/abuse/audit-coalesce";
 import { abuseConfig } from "@/lib/abuse/config";
+import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { verifyStoredChain } from "@/lib/audit/chain-verify";
 import { AuthError, authorize } from "@/lib/auth/authorize";
 import { PERMISSIONS } from "@/lib/auth/permissions";
@@ -86,7 +87,7 @@ describe("coalesced denied views", () => {
 
   it("writes the count when the key's next window opens, then starts a new window with that denial", async () => {
     const actor = `user-windows-${randomUUID()}`;
-    const entry = { actorType: "subject" as const, actorId: actor, action: "connect.refused", targetType: "elicitation", targetId: "x", detail: { problem: "not_found" } };
+    const entry = { actorType: "subject" as const, actorId: actor, action: AUDIT_ACTIONS.connectRefused, targetType: "elicitation", targetId: "x", detail: { problem: "not_found" } };
     const key = { actor, action: entry.action, reason: "not_found", target: "elicitation:*" };
     const t0 = new Date();
     const at = (ms: number) => new Date(t0.getTime() + ms);

@@ -5,7 +5,7 @@
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, flows, operators, upstreams } from "@/db/schema";
-import { startDemoUpstream } from "@/lib/gateway/demo-upstream";
+import { startDemoUpstream } from "@/lib/demo/upstream";
 import { AuthError, authorize } from "@/lib/auth/authorize";
 import { addUpstreamAction } from "@/lib/gateway/upstream-actions";
 import { addUpstream, applyUpstreams, removeUpstream, updateUpstream, upstreamsForTenant, UpstreamError } from "@/lib/gateway/registry";

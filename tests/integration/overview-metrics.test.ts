@@ -11,7 +11,10 @@ const base = { mode: "form" as const, needKind: "field" as const, tenantId: "acm
 async function make(flow: string, client: string, final: "completed" | "declined" | "sent", answerAfterMs = 2000) {
   const id = newRecordId();
   await insertRecord(t.store.db, { ...base, id, subject: `s-${id}`, clientName: client, flowId: null }, "sent");
-  if (final !== "sent") await transition(t.store.db, id, { from: ["sent"], to: final, set: { respondedAt: new Date(Date.now() + answerAfterMs) } });
+  const set = { respondedAt: new Date(Date.now() + answerAfterMs) };
+  // A completed form answer passes through accepted (the engine's settleForm move); a decline does not.
+  if (final === "completed") await transition(t.store.db, id, { move: "settleForm", to: final, set });
+  if (final === "declined") await transition(t.store.db, id, { move: "answer", to: final, set });
   // flowId has a foreign key to flows; group by client/mode here, flow is covered by "setup".
   void flow;
   return id;

@@ -29,7 +29,10 @@ async function record(opts: { client: string; hoursAgo: number; mode?: "form" | 
 
 async function answer(id: string, to: "completed" | "declined", afterSeconds: number) {
   const [row] = await t.store.db.select({ sentAt: elicitationRecords.sentAt }).from(elicitationRecords).where(eq(elicitationRecords.id, id));
-  await transition(t.store.db, id, { from: ["sent"], to, set: { respondedAt: new Date(row!.sentAt!.getTime() + afterSeconds * 1000) } });
+  const set = { respondedAt: new Date(row!.sentAt!.getTime() + afterSeconds * 1000) };
+  // A completed form answer passes through accepted (the engine's settleForm move); a decline does not.
+  if (to === "completed") await transition(t.store.db, id, { move: "settleForm", to, set });
+  else await transition(t.store.db, id, { move: "answer", to, set });
 }
 
 beforeAll(async () => {

@@ -19,10 +19,10 @@ const MODERN = "2026-07-28";
 async function make(revision: string, end: "person_cancelled" | "client_disconnected" | "timed_out" | "completed") {
   const id = newRecordId();
   await insertRecord(t.store.db, { id, mode: "form", needKind: "field", subject: `s-${id}`, tenantId: "acme", sessionId: null, clientName: "C", clientVersion: "1", protocolVersion: revision, requestMethod: "tools/call", requestId: id, toolName: "t", flowId: null, purpose: "p", routeDecision: "form", routeReason: "r" }, "sent");
-  if (end === "person_cancelled") await transition(t.store.db, id, { from: ["sent"], to: "cancelled", actor: { type: "subject", id: "s" }, set: { respondedAt: new Date() } });
-  if (end === "client_disconnected") await transition(t.store.db, id, { from: ["sent"], to: "cancelled", reason: CLIENT_DISCONNECTED, set: { endReason: CLIENT_DISCONNECTED } });
-  if (end === "timed_out") await transition(t.store.db, id, { from: ["sent"], to: "timed_out", reason: "no answer within the timeout" });
-  if (end === "completed") await transition(t.store.db, id, { from: ["sent"], to: "completed", via: ["accepted"], set: { respondedAt: new Date() } });
+  if (end === "person_cancelled") await transition(t.store.db, id, { move: "answer", to: "cancelled", actor: { type: "subject", id: "s" }, set: { respondedAt: new Date() } });
+  if (end === "client_disconnected") await transition(t.store.db, id, { move: "answer", to: "cancelled", reason: CLIENT_DISCONNECTED, set: { endReason: CLIENT_DISCONNECTED } });
+  if (end === "timed_out") await transition(t.store.db, id, { move: "answer", to: "timed_out", reason: "no answer within the timeout" });
+  if (end === "completed") await transition(t.store.db, id, { move: "settleForm", to: "completed", set: { respondedAt: new Date() } });
   return id;
 }
 

@@ -143,7 +143,7 @@ describe("elicitations finished, whichever way they end", () => {
     for (const d of pending) await insertRecord(t.store.db, d, "sent");
     expect(await revokeRecords(t.store.db, { type: "operator", id: "op" }, { ids: pending.map((d) => d.id) }, "drill")).toHaveLength(3);
     // Already revoked: the guarded transition moves nothing and counts nothing.
-    expect(await transition(t.store.db, pending[2]!.id, { from: ["sent"], to: "completed" })).toBe(false);
+    expect(await transition(t.store.db, pending[2]!.id, { move: "settleForm", to: "completed" })).toBe(false);
     const after = await instanceMetricsText();
     const delta = (labels: string, name = "elicitations_finished_total") => sample(after, name, labels) - sample(before, name, labels);
     expect(delta('mode="form"', "elicitations_started_total")).toBe(2);

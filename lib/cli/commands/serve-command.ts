@@ -5,6 +5,7 @@ import path from "node:path";
 import { openStore } from "@/db/client";
 import { storeConfigFromEnv } from "@/db/config";
 import { migrateStore } from "@/db/migrate";
+import { refreshDemoProvider } from "@/lib/demo/provider";
 import { isStoreEmpty, seedDemo } from "@/lib/demo/seed";
 import { seedDemoUpstream } from "@/lib/demo/seed-upstream";
 import { drainGraceMs } from "@/lib/server/lifecycle";
@@ -43,10 +44,12 @@ export async function serveCommand(argv: string[], demo: boolean): Promise<numbe
       const upstream = await seedDemoUpstream(store.db, { records: Math.max(10, Math.round(summary.records / 20)) });
       process.stdout.write(`seeded demo data: ${summary.records} records, ${summary.auditEntries} audit entries, ${upstream.records} records of the demo upstream\n`);
     }
+    // The demo provider's registry row follows this start's APP_URL and development secret.
+    if (demo) await refreshDemoProvider(store.db);
     served = await serve({ port, hostname, dir, store, controlDir: config.kind === "pglite" ? config.dataDir : undefined });
     if (demo) {
-      // One real MCP server behind the gateway, registered for tenant acme (lib/gateway/demo-upstream.ts).
-      const { startDemoUpstream } = await import("@/lib/gateway/demo-upstream");
+      // One real MCP server behind the gateway, registered for tenant acme (lib/demo/upstream.ts).
+      const { startDemoUpstream } = await import("@/lib/demo/upstream");
       const upstreamPort = Number(process.env.DEMO_UPSTREAM_PORT ?? port + 1);
       const upstream = await startDemoUpstream(store.db, upstreamPort).catch((err: unknown) => {
         process.stdout.write(`demo upstream not started: ${err instanceof Error ? err.message : "error"}\n`);

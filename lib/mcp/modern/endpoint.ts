@@ -8,7 +8,6 @@
 import type http from "node:http";
 import { createMcpHandler, isLegacyRequest, type AuthInfo } from "@modelcontextprotocol/server";
 import type { Db } from "@/db/client";
-import { downstreamUrls } from "@/lib/auth/dev-idp/downstream";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 import type { ResumedAnswer } from "@/lib/elicitation/wire";
@@ -36,7 +35,7 @@ export interface ModernEndpoint {
 export function createModernEndpoint(options: ModernEndpointOptions): ModernEndpoint {
   // Read at start-up: production refuses to start without MCP_REQUEST_STATE_KEY.
   const stateKey = requestStateKey();
-  const issuers = { issuer: oidcConfig().issuer, downstreamIssuer: downstreamUrls().issuer };
+  const issuers = { issuer: oidcConfig().issuer };
   const handler = createMcpHandler(
     async (rc) => {
       const db = await options.db();

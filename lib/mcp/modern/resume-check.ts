@@ -31,7 +31,7 @@ export async function checkResume(
   if (!opened.ok) {
     if (opened.reason === "expired" && opened.claims?.kind === "form") {
       // The sealed state's expiry is this era's form timeout: the unanswered record ends here.
-      await transition(db, opened.claims.recordId, { from: ["sent"], to: "timed_out", reason: "the request state expired before an answer arrived" });
+      await transition(db, opened.claims.recordId, { move: "answer", to: "timed_out", reason: "the request state expired before an answer arrived" });
     }
     return refuse(db, q, opened.reason, opened.claims?.recordId);
   }

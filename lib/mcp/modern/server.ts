@@ -29,9 +29,8 @@ export interface ModernContext {
   stateKey: Buffer;
   /** The answer this request carries, verified by the state gate before dispatch. */
   resume?: ResumedAnswer;
-  /** Read once per endpoint, not per request: both read development secrets from disk. */
+  /** Read once per endpoint, not per request: it may read a development secret from disk. */
   issuer: string;
-  downstreamIssuer: string;
 }
 
 // One compiled input schema per workflow for the life of the process: a server is built per
@@ -62,7 +61,7 @@ export function envelopeFacts(rctx: ServerContext) {
 
 export function buildModernServer(ctx: ModernContext): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
-  const { issuer, downstreamIssuer } = ctx;
+  const { issuer } = ctx;
   const workflows = servedWorkflows();
 
   server.registerTool(
@@ -80,7 +79,7 @@ export function buildModernServer(ctx: ModernContext): McpServer {
         modes,
         workflows,
         // The verified client id selects the flows, as for a call (never the envelope's clientInfo).
-        flowFor: (wf) => resolveFlow({ db: ctx.db, policy: ctx.policy, clientId: ctx.principal.clientId, issuer, downstreamIssuer }, wf),
+        flowFor: (wf) => resolveFlow({ db: ctx.db, policy: ctx.policy, clientId: ctx.principal.clientId, issuer }, wf),
       });
       return { content: [{ type: "text", text: JSON.stringify(report, null, 2) }], structuredContent: report };
     },
@@ -90,7 +89,7 @@ export function buildModernServer(ctx: ModernContext): McpServer {
     // The form fields, all optional, as listed input; the engine checks them as it checks a form.
     server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema: inputSchemaFor(wf), annotations: wf.annotations }, async (args, rctx) => {
       const { client, protocolVersion, modes } = envelopeFacts(rctx);
-      const caller: CallerFacts = { principal: ctx.principal, db: ctx.db, policy: ctx.policy, sessionId: null, client, protocolVersion, modes, issuer, downstreamIssuer };
+      const caller: CallerFacts = { principal: ctx.principal, db: ctx.db, policy: ctx.policy, sessionId: null, client, protocolVersion, modes, issuer };
       return callModernWorkflow(wf, caller, ctx.stateKey, { requestId: String(rctx.mcpReq.id), tool: wf.name, args: args ?? {}, resume: ctx.resume });
     });
   }

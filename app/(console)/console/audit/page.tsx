@@ -2,6 +2,7 @@ import { ScrollRegion } from "@/components/scroll-region";
 import Link from "next/link";
 import { EvidenceVerifyForm } from "@/components/evidence-verify-form";
 import { ForbiddenNotice } from "@/components/forbidden-notice";
+import { AUDIT_ACTIONS, isAuditAction } from "@/lib/audit/actions";
 import { listAudit } from "@/lib/audit/queries";
 import { pageAccess } from "@/lib/auth/page-guard";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
@@ -14,10 +15,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const sp = await searchParams;
   const rawAction = one(sp.action);
-  const action = rawAction && /^[a-z_]{1,40}\.[a-z_]{1,40}$/.test(rawAction) ? rawAction : undefined;
+  const action = rawAction && isAuditAction(rawAction) ? rawAction : undefined;
+  // A filter naming no action this product writes matches nothing (the list says so), never everything.
+  const unknownAction = Boolean(rawAction) && !action;
   const actor = queryText(one(sp.actor));
   const before = safeWholeNumber(one(sp.before));
-  const rows = await listAudit(access.db, { action, actorId: actor, beforeSeq: before, limit: 100 });
+  const rows = unknownAction ? [] : await listAudit(access.db, { action, actorId: actor, beforeSeq: before, limit: 100 });
   const last = rows[rows.length - 1];
   const next = rows.length === 100 && last ? `/console/audit?${new URLSearchParams({ ...(action ? { action } : {}), ...(actor ? { actor } : {}), before: String(last.seq) })}` : null;
   const canExport = hasPermission(access.operator.roles, PERMISSIONS.auditExport);
@@ -35,8 +38,13 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           <input name="actor" defaultValue={actor ?? ""} className="rounded border border-slate-400 bg-white p-1 dark:bg-slate-900" />
         </label>
         <button className="rounded border border-slate-500 px-3 py-1">Apply</button>
-        {action || actor ? <Link className="underline" href="/console/audit">Clear filters</Link> : null}
+        {action || actor || unknownAction ? <Link className="underline" href="/console/audit">Clear filters</Link> : null}
       </form>
+      {unknownAction ? (
+        <p role="status" className="mt-2 text-sm">
+          No audit action has that name: the list is empty. Actions are written resource.verb, for example {AUDIT_ACTIONS.accessDenied}.
+        </p>
+      ) : null}
       <ScrollRegion label="Audit log entries" className="mt-4">
         <table className="w-full text-left text-sm" data-testid="audit-table">
           <thead>

@@ -8,7 +8,7 @@ import { pageAccess } from "@/lib/auth/page-guard";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { engineConfig } from "@/lib/elicitation/config";
 import { filterChoices, isStuck, listRecords, parseRecordFilters } from "@/lib/elicitation/record-queries";
-import { UNFINISHED } from "@/lib/elicitation/revoke";
+import { isUnfinished } from "@/lib/elicitation/record-states";
 import { revokeFormAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -31,7 +31,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
     createdAt: r.createdAt.toISOString(),
     ageSeconds: Math.max(0, Math.round((now - r.createdAt.getTime()) / 1000)),
     stuck: isStuck(r, timeout, now),
-    unfinished: (UNFINISHED as readonly string[]).includes(r.state),
+    unfinished: isUnfinished(r.state),
   }));
   const nextParams = new URLSearchParams(Object.entries({ ...f, after: next ?? "" }).filter(([, v]) => v) as [string, string][]);
   return (

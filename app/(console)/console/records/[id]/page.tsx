@@ -30,7 +30,7 @@ export default async function RecordDetail({ params }: { params: Promise<{ id: s
     );
   }
   const { record: r, events } = found;
-  const errors = r.validationErrors as Array<{ field: string; keyword: string }>;
+  const errors = r.validationErrors;
   return (
     <main id="main">
       <h1 className="text-2xl font-bold">
@@ -72,7 +72,7 @@ export default async function RecordDetail({ params }: { params: Promise<{ id: s
               <li key={e.id} className="border-b border-slate-100 py-1 dark:border-slate-900">
                 <time className="font-mono text-xs">{e.at.toISOString()}</time> <strong>{e.toState}</strong> by {e.actorType} {e.actorId}
                 {e.reason ? `: ${e.reason}` : ""}
-                {Object.keys(e.detail as object).length ? <span className="ml-1 font-mono text-xs text-slate-600 dark:text-slate-400">{JSON.stringify(e.detail)}</span> : null}
+                {Object.keys(e.detail).length ? <span className="ml-1 font-mono text-xs text-slate-600 dark:text-slate-400">{JSON.stringify(e.detail)}</span> : null}
               </li>
             ))}
           </ol>

@@ -12,8 +12,8 @@ import { flows } from "@/db/schema";
 import { appUrl } from "@/lib/auth/oidc-config";
 import { DEMO_UPSTREAM_ID, DEMO_UPSTREAM_NAME, DEMO_UPSTREAM_ORIGIN, demoUpstreamFlow } from "@/lib/demo/seed-upstream";
 import { UNREGISTERED_PROFILE } from "@/lib/policy/profile-id";
-import { addUpstream, getUpstream, updateUpstream } from "./registry";
-import { forgetUpstreamTools, upstreamTools } from "./upstream-client";
+import { addUpstream, getUpstream, updateUpstream } from "@/lib/gateway/registry";
+import { forgetUpstreamTools, upstreamTools } from "@/lib/gateway/upstream-client";
 
 export { DEMO_UPSTREAM_ID };
 const DEMO_ACTOR = "op-admin-0001";
