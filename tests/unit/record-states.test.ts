@@ -85,7 +85,7 @@ describe("the record state machine", () => {
     // Not vacuous: the engine, the connect flow, the grant, the gateway and the resume check all move records.
     expect(transitionCalls.length).toBeGreaterThanOrEqual(25);
     expect(new Set(transitionCalls.map((c) => c.file))).toEqual(
-      new Set(["lib/elicitation/engine.ts", "lib/connect/flow.ts", "lib/connect/grant.ts", "lib/gateway/elicitation-bridge.ts", "lib/gateway/forward-call.ts", "lib/gateway/modern-hook.ts", "lib/mcp/modern/resume-check.ts"]),
+      new Set(["lib/elicitation/engine.ts", "lib/connect/flow.ts", "lib/connect/grant.ts", "lib/gateway/elicitation-bridge.ts", "lib/gateway/forward-call.ts", "lib/gateway/modern-hook.ts", "lib/gateway/url-required.ts", "lib/mcp/modern/resume-check.ts"]),
     );
     for (const c of transitionCalls) {
       expect(c.args, c.file).not.toMatch(/\b(from|via)\s*:/);
