@@ -14,7 +14,6 @@ export const GENESIS_HASH = "0".repeat(64);
 export const CANONICAL_VERSION = 1;
 
 export type ActorType = (typeof actorType.enumValues)[number];
-export const ACTOR_TYPES = actorType.enumValues;
 
 export type AuditDetail = Record<string, string | number | boolean | null | string[]>;
 

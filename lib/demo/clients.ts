@@ -1,6 +1,7 @@
 // Real MCP client names and versions as they appear in `clientInfo`, with the elicitation
-// capability each declares (see MCP-ELICITATION.md, "What clients actually support"). Used only to
-// make demo history realistic; the engine always trusts the session's own initialize.
+// capability each declared when this was written (most declare form mode only, some `{}`, few URL
+// mode). Used only to make demo history realistic; the engine always trusts the session's own
+// initialize.
 //
 // Governance never reads those names: a flow's profile comes from the access token's verified
 // client id. In the demo each client software has its own OAuth client id (registered statically
