@@ -3,9 +3,10 @@ import { defineConfig } from "vitest/config";
 
 const root = import.meta.dirname;
 
-// Four layers: unit (pure rules), integration (lib/ against a real store: PostgreSQL when
-// DATABASE_URL is set, embedded PGlite otherwise), e2e (Chromium against the built app) and drills
-// (fault drills against production-build deployments of their own).
+// Five layers: unit (pure rules), integration (lib/ against a real store: PostgreSQL when
+// DATABASE_URL is set, embedded PGlite otherwise), e2e (Chromium against the built app),
+// conformance (the official MCP conformance suite against the built app) and drills (fault drills
+// against production-build deployments of their own).
 export default defineConfig({
   resolve: { alias: { "@": root } },
   test: {

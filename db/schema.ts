@@ -35,7 +35,8 @@ const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date
 // ---------------------------------------------------------------------------------------------
 export const elicitationMode = pgEnum("elicitation_mode", ["form", "url"]);
 
-// See DESIGN.md "The record and its states". `opened` and `failed` only occur in URL mode.
+// How a record moves through these: README, "The elicitation engine" and "URL mode". `opened` and
+// `failed` only occur in URL mode.
 // `not_sent` ends a record whose route was blocked or fallback: nothing reached the client, and the
 // record keeps the router's decision and reason for the console.
 export const elicitationState = pgEnum("elicitation_state", [
@@ -648,32 +649,6 @@ export const auditCoalesce = pgTable(
   },
   (t) => [index("audit_coalesce_pending_idx").on(t.windowStart).where(sql`repeats > 0`)],
 );
-
-export const schemaTables = {
-  tenants,
-  operators,
-  consoleSessions,
-  mcpSessions,
-  clientProfiles,
-  flows,
-  providers,
-  origins,
-  elicitationRecords,
-  elicitationEvents,
-  downstreamConnections,
-  vaultSecrets,
-  killSwitches,
-  killSwitchEvents,
-  gateRuns,
-  gateEvidence,
-  approvals,
-  auditLog,
-  rateLimits,
-  auditCoalesce,
-  idpRecords,
-  upstreams,
-};
-
 export type Tenant = typeof tenants.$inferSelect;
 export type Operator = typeof operators.$inferSelect;
 export type McpSession = typeof mcpSessions.$inferSelect;

@@ -15,7 +15,6 @@ export const GENESIS_HASH = "0".repeat(64);
 export const CANONICAL_VERSION = 1;
 
 export type ActorType = (typeof actorType.enumValues)[number];
-export const ACTOR_TYPES = actorType.enumValues;
 
 // The column type (db/json-columns.ts) is the one definition; the chain hashes exactly that shape.
 export type { AuditDetail };

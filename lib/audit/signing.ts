@@ -26,12 +26,6 @@ export function publicKeyFromBase64(spkiBase64: string): KeyObject {
   return key;
 }
 
-export function publicKeyFromPem(pem: string): KeyObject {
-  const key = createPublicKey(pem);
-  if (key.asymmetricKeyType !== "ed25519") throw new Error("public key is not Ed25519");
-  return key;
-}
-
 export function verifySignature(publicKey: KeyObject, payload: string, signatureBase64: string): boolean {
   return verify(null, Buffer.from(payload), publicKey, Buffer.from(signatureBase64, "base64"));
 }

@@ -42,12 +42,6 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> =
   admin: new Set(ALL_PERMISSIONS),
 };
 
-export function permissionsOf(roles: readonly Role[]): Set<Permission> {
-  const out = new Set<Permission>();
-  for (const r of roles) for (const p of ROLE_PERMISSIONS[r]) out.add(p);
-  return out;
-}
-
 export function hasPermission(roles: readonly Role[], permission: Permission): boolean {
   return roles.some((r) => ROLE_PERMISSIONS[r].has(permission));
 }

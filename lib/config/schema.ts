@@ -52,11 +52,6 @@ export function readSetting<N extends SettingName>(env: Env, name: N): SettingVa
   return readFrom(SETTINGS[name] as SettingSpec<unknown>, env, name) as SettingValue<N>;
 }
 
-/** Whether a setting was given (not its default). */
-export function isSet(env: Env, name: SettingName): boolean {
-  return rawOf(env, name) !== undefined;
-}
-
 /** Parses and checks the whole configuration: every problem, not just the first. */
 export function parseConfig(env: Env): { config: Config | undefined; problems: ConfigProblem[] } {
   const input = Object.fromEntries(NAMES.map((name) => [name, rawOf(env, name)]));

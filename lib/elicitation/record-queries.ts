@@ -10,6 +10,9 @@ import { isUnfinished, UNFINISHED } from "./record-states";
 
 export const PAGE_SIZE = 50;
 
+/** Every record state, for the console's filter choices (app/ never reads the schema itself). */
+export const RECORD_STATES = elicitationState.enumValues;
+
 export const recordFilterSchema = z.object({
   state: z.enum(elicitationState.enumValues).optional(),
   mode: z.enum(["form", "url"]).optional(),

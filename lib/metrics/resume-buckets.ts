@@ -4,9 +4,6 @@
 // the same list; a test checks they agree.
 export const RESUME_BUCKET_BOUNDS = [1, 2, 3, 5, 8, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600, 900, 1800, 3600] as const;
 
-/** No response recorded (declined without an answer time, still open, never sent). */
-export const NO_RESPONSE_BUCKET = -1;
-
 function bucketRange(k: number): [number, number] {
   const lower = k === 0 ? 0 : RESUME_BUCKET_BOUNDS[k - 1]!;
   // The open-ended last bucket is treated as ending at twice its start: an estimate, stated as such.
@@ -19,6 +16,8 @@ function bucketRange(k: number): [number, number] {
  * that holds it. Exact to the bucket; within it, as good as a uniform spread.
  */
 export function percentileFromHistogram(counts: ReadonlyMap<number, number>, p: number): number | null {
+  // Bucket -1 (record_resume_bucket's "no response recorded": declined without an answer time,
+  // still open, never sent) has no duration, so it never counts towards a percentile.
   const buckets = [...counts.entries()].filter(([k, n]) => k >= 0 && n > 0).sort((a, b) => a[0] - b[0]);
   const total = buckets.reduce((s, [, n]) => s + n, 0);
   if (total === 0) return null;

@@ -4,14 +4,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { auditLog, elicitationEvents, elicitationRecords } from "@/db/schema";
-import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { normaliseForScan } from "@/lib/elicitation/credential-normalise";
-import { seedDemo } from "@/lib/demo/seed";
-import { startAppServer, type TestAppServer } from "../helpers/app-server";
+import { useMcpApp } from "../helpers/mcp-app";
 import { connectClient } from "../helpers/mcp-client";
-import { createTestStore, type TestStore } from "../helpers/test-store";
 
 interface Case {
   name: string;
@@ -24,26 +21,13 @@ const evasions = corpus.evasions.filter((c) => c.value.length <= TITLE_MAX);
 const titles = corpus.ordinary.filter((c) => c.name.startsWith("report title:") || c.name.startsWith("Ukrainian:") || c.name.startsWith("German:"));
 const VALID = { environment: "production", format: "csv", from: "2026-10-01", to: "2026-10-31" };
 
-let t: TestStore;
-let app: TestAppServer;
-let resource: string;
+const mcp = useMcpApp({ records: 0 });
 let n = 0;
-
-beforeAll(async () => {
-  t = await createTestStore();
-  await seedDemo(t.store.db, { records: 0 });
-  app = await startAppServer(t.store.db);
-  resource = `${app.baseUrl}/api/mcp`;
-});
-afterAll(async () => {
-  await app?.close();
-  await t?.dispose();
-});
 
 async function answerTitle(title: string) {
   const subject = `user-scan-${++n}-${Date.now()}`;
-  const token = await mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: resource });
-  const c = await connectClient(resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content: { ...VALID, title } }) });
+  const token = await mcp.token({ subject, tenant: "acme" });
+  const c = await connectClient(mcp.resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content: { ...VALID, title } }) });
   try {
     return { r: await c.call("generate_report"), subject };
   } finally {
@@ -60,11 +44,11 @@ describe("the engine's credential check", () => {
   it.each(evasions.map((c) => [c.name, c] as const))("rejects %s and stores no part of it", async (_n, c) => {
     const { r, subject } = await answerTitle(c.value);
     expect(r.structured).toMatchObject({ outcome: "invalid", errors: [{ field: "title", keyword: `credential_like:${c.shape}` }] });
-    const records = await t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
+    const records = await mcp.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
     expect(records.map((x) => x.state)).toEqual(["validation_failed"]);
     const id = records[0]!.id;
-    const events = await t.store.db.select().from(elicitationEvents).where(eq(elicitationEvents.recordId, id));
-    const audit = await t.store.db.select().from(auditLog).where(eq(auditLog.targetId, id));
+    const events = await mcp.db.select().from(elicitationEvents).where(eq(elicitationEvents.recordId, id));
+    const audit = await mcp.db.select().from(auditLog).where(eq(auditLog.targetId, id));
     const stored = JSON.stringify([records, events, audit]);
     expect(stored).toContain(`credential_like:${c.shape}`);
     // The longest run of token characters in the value, as typed and as normalised, is nowhere.

@@ -1,42 +1,26 @@
 // The engine end to end with the SDK's real client over real Streamable HTTP: capability
 // manifests, answers, cool-down, policy and the approval gate.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { approvals, elicitationRecords } from "@/db/schema";
 import { ApprovalError, decideApproval } from "@/lib/approvals/decide";
-import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { recordEvents } from "@/lib/elicitation/records";
-import { seedDemo } from "@/lib/demo/seed";
 import { engageKillSwitch, releaseKillSwitch } from "@/lib/policy/kill-switch";
-import { startAppServer, type TestAppServer } from "../helpers/app-server";
+import { useMcpApp } from "../helpers/mcp-app";
 import { connectClient } from "../helpers/mcp-client";
-import { createTestStore, type TestStore } from "../helpers/test-store";
 
-let t: TestStore;
-let app: TestAppServer;
-let resource: string;
+const mcp = useMcpApp({ records: 20 });
 let n = 0;
-
-beforeAll(async () => {
-  t = await createTestStore();
-  await seedDemo(t.store.db, { records: 20 });
-  app = await startAppServer(t.store.db);
-  resource = `${app.baseUrl}/api/mcp`;
-});
-afterAll(async () => {
-  await app?.close();
-  await t?.dispose();
-});
 
 /** A fresh subject per case, so cool-downs and approvals never leak between cases. */
 async function freshUser(tenant = "acme") {
   const subject = `user-test-${++n}-${Date.now()}`;
-  const token = await mintMcpAccessToken(createDevProvider(), { subject, tenant, ttlSeconds: 600, mcpResource: resource });
+  const token = await mcp.token({ subject, tenant });
   return { subject, token };
 }
 
 const VALID = { environment: "production", format: "csv", from: "2026-10-01", to: "2026-10-31" };
-const records = (subject: string) => t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
+const records = (subject: string) => mcp.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
 
 describe("capability manifests", () => {
   it.each([
@@ -47,7 +31,7 @@ describe("capability manifests", () => {
     ["no elicitation", {}, false],
   ])("%s", async (_name, capabilities, formSent) => {
     const { subject, token } = await freshUser();
-    const c = await connectClient(resource, token, { capabilities, answer: () => ({ action: "accept", content: VALID }) });
+    const c = await connectClient(mcp.resource, token, { capabilities, answer: () => ({ action: "accept", content: VALID }) });
     const r = await c.call("generate_report");
     const [record] = await records(subject);
     if (formSent) {
@@ -69,7 +53,7 @@ describe("capability manifests", () => {
 describe("answers", () => {
   it("completes with valid content, ties the elicitation to its tools/call, and stores no value", async () => {
     const { subject, token } = await freshUser();
-    const c = await connectClient(resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content: { ...VALID, title: "Quarterly" } }) });
+    const c = await connectClient(mcp.resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content: { ...VALID, title: "Quarterly" } }) });
     const r = await c.call("generate_report");
     expect(r.text).toMatch(/^Report rpt_[0-9a-f]{12} generated for acme \(eu-west-1\), production, csv, 2026-10-01 to 2026-10-31\.$/);
     const [record] = await records(subject);
@@ -77,7 +61,7 @@ describe("answers", () => {
     expect(record!.fieldNames).toEqual(["environment", "format", "from", "to", "title"]);
     expect(record!.schemaHash).toMatch(/^[0-9a-f]{64}$/);
     expect(record!.respondedAt).toBeInstanceOf(Date);
-    expect((await recordEvents(t.store.db, record!.id)).map((e) => e.toState)).toEqual(["created", "sent", "accepted", "completed"]);
+    expect((await recordEvents(mcp.db, record!.id)).map((e) => e.toState)).toEqual(["created", "sent", "accepted", "completed"]);
     await c.close();
   });
 
@@ -90,7 +74,7 @@ describe("answers", () => {
     ["a card number pasted into a harmless field", { ...VALID, title: "4111 1111 1111 1111" }, [{ field: "title", keyword: "credential_like:card_number" }]],
   ])("rejects %s and records it by field and keyword", async (_name, content, errors) => {
     const { subject, token } = await freshUser();
-    const c = await connectClient(resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content }) });
+    const c = await connectClient(mcp.resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content }) });
     const r = await c.call("generate_report");
     expect(r.isError).toBe(true);
     expect(r.structured).toMatchObject({ outcome: "invalid", errors });
@@ -101,7 +85,7 @@ describe("answers", () => {
 
   it("ends on decline with no hidden default, and does not prompt again within the cool-down", async () => {
     const { subject, token } = await freshUser();
-    const c = await connectClient(resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "decline" }) });
+    const c = await connectClient(mcp.resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "decline" }) });
     expect((await c.call("generate_report")).text).toBe("You declined. Nothing was done.");
     const again = await c.call("generate_report");
     expect(again.structured).toMatchObject({ outcome: "repeat_prevented", previous: "declined" });
@@ -114,7 +98,7 @@ describe("answers", () => {
 
   it("records cancel as cancelled (not a refusal) and says the user may retry", async () => {
     const { subject, token } = await freshUser();
-    const c = await connectClient(resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "cancel" }) });
+    const c = await connectClient(mcp.resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "cancel" }) });
     const r = await c.call("generate_report");
     expect(r.text).toMatch(/cancelled.*You will not be asked again for 5 minutes. To go ahead sooner, call generate_report again with the arguments/);
     expect(r.isError).toBe(false);
@@ -126,14 +110,14 @@ describe("answers", () => {
 describe("policy", () => {
   it("blocks new form elicitation while a kill switch is engaged and says why; release restores it", async () => {
     const { subject, token } = await freshUser();
-    const c = await connectClient(resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content: VALID }) });
-    await engageKillSwitch(t.store.db, { type: "operator", id: "op-operator-0002" }, { scope: "mode:form", reason: "incident 42" });
+    const c = await connectClient(mcp.resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content: VALID }) });
+    await engageKillSwitch(mcp.db, { type: "operator", id: "op-operator-0002" }, { scope: "mode:form", reason: "incident 42" });
     const blocked = await c.call("generate_report");
     expect(blocked.text).toMatch(/kill switch mode:form is engaged \(stopped by an operator\)/);
     expect(blocked.text).not.toContain("incident 42");
     expect(c.received).toHaveLength(0);
-    await releaseKillSwitch(t.store.db, { type: "operator", id: "op-operator-0002" }, { scope: "mode:form", reason: "resolved" });
-    await releaseKillSwitch(t.store.db, { type: "operator", id: "op-admin-0001" }, { scope: "mode:form", reason: "resolved" });
+    await releaseKillSwitch(mcp.db, { type: "operator", id: "op-operator-0002" }, { scope: "mode:form", reason: "resolved" });
+    await releaseKillSwitch(mcp.db, { type: "operator", id: "op-admin-0001" }, { scope: "mode:form", reason: "resolved" });
     expect((await c.call("generate_report")).structured).toMatchObject({ outcome: "completed" });
     expect((await records(subject)).map((r) => r.state).sort()).toEqual(["completed", "not_sent"]);
     await c.close();
@@ -143,33 +127,33 @@ describe("policy", () => {
 describe("approval gate (purge_report_cache)", () => {
   it("never asks in a form; proceeds only after a different person approves, once", async () => {
     const { token } = await freshUser();
-    const c = await connectClient(resource, token, { capabilities: { elicitation: { form: {}, url: {} } }, answer: () => ({ action: "accept", content: { approve: true } }) });
+    const c = await connectClient(mcp.resource, token, { capabilities: { elicitation: { form: {}, url: {} } }, answer: () => ({ action: "accept", content: { approve: true } }) });
     const first = await c.call("purge_report_cache");
     expect(first.structured).toMatchObject({ outcome: "approval_pending" });
     const id = first.structured.approval as string;
     expect((await c.call("purge_report_cache")).text).toMatch(/^Still waiting for approval/);
     expect(c.received).toHaveLength(0);
 
-    await expect(decideApproval(t.store.db, "op-viewer-0006", { id, decision: "approve", reason: "looks fine" })).rejects.toMatchObject({ status: 403 });
-    await expect(decideApproval(t.store.db, "op-approver-0004", { id, decision: "approve", reason: "approved for the test" })).resolves.toMatchObject({ state: "approved", decidedBy: "op-approver-0004" });
+    await expect(decideApproval(mcp.db, "op-viewer-0006", { id, decision: "approve", reason: "looks fine" })).rejects.toMatchObject({ status: 403 });
+    await expect(decideApproval(mcp.db, "op-approver-0004", { id, decision: "approve", reason: "approved for the test" })).resolves.toMatchObject({ state: "approved", decidedBy: "op-approver-0004" });
     expect((await c.call("purge_report_cache")).structured).toMatchObject({ outcome: "completed", approval: id });
     // The approval authorised one run: the next purge needs a new one.
     expect((await c.call("purge_report_cache")).structured).toMatchObject({ outcome: "approval_pending" });
-    const [row] = await t.store.db.select().from(approvals).where(eq(approvals.id, id));
+    const [row] = await mcp.db.select().from(approvals).where(eq(approvals.id, id));
     expect(row!.state).toBe("consumed");
     await c.close();
   });
 
   it("refuses self-approval", async () => {
-    await t.store.db.insert(approvals).values({ id: "apr_00000000000000aa", kind: "workflow_action", action: "purge_report_cache", requestedBy: "op-approver-0004", requestedByType: "operator", reason: "x" });
-    await expect(decideApproval(t.store.db, "op-approver-0004", { id: "apr_00000000000000aa", decision: "approve", reason: "mine" })).rejects.toBeInstanceOf(ApprovalError);
+    await mcp.db.insert(approvals).values({ id: "apr_00000000000000aa", kind: "workflow_action", action: "purge_report_cache", requestedBy: "op-approver-0004", requestedByType: "operator", reason: "x" });
+    await expect(decideApproval(mcp.db, "op-approver-0004", { id: "apr_00000000000000aa", decision: "approve", reason: "mine" })).rejects.toBeInstanceOf(ApprovalError);
   });
 });
 
 describe("describe_capabilities", () => {
   it("reports the negotiated modes and how each need routes, asking nothing", async () => {
     const { token } = await freshUser("globex");
-    const c = await connectClient(resource, token, { capabilities: { elicitation: { url: {} } } });
+    const c = await connectClient(mcp.resource, token, { capabilities: { elicitation: { url: {} } } });
     const r = await c.call("describe_capabilities");
     expect(r.structured).toMatchObject({ tenant: "globex", modes: { form: false, url: true }, declaredElicitation: { url: {} } });
     const wf = r.structured.workflows as Array<{ name: string; needs: Array<{ key: string; route: string }> }>;
@@ -188,7 +172,7 @@ describe("waiting for a person", () => {
     const { subject, token } = await freshUser();
     process.env.ELICITATION_TIMEOUT_SECONDS = "0.3";
     try {
-      const c = await connectClient(resource, token, {
+      const c = await connectClient(mcp.resource, token, {
         capabilities: { elicitation: { form: {} } },
         answer: () => new Promise((resolve) => setTimeout(() => resolve({ action: "accept", content: VALID }), 1500)),
       });
@@ -204,7 +188,7 @@ describe("waiting for a person", () => {
   it("records cancelled when the client cancels the originating tools/call", async () => {
     const { subject, token } = await freshUser();
     const abort = new AbortController();
-    const c = await connectClient(resource, token, {
+    const c = await connectClient(mcp.resource, token, {
       capabilities: { elicitation: { form: {} } },
       answer: () => {
         abort.abort();
@@ -218,7 +202,7 @@ describe("waiting for a person", () => {
 
   it("refuses a client that cannot take a streamed response (JSON-only), since elicitation needs the stream", async () => {
     const { token } = await freshUser();
-    const init = await fetch(resource, {
+    const init = await fetch(mcp.resource, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json", authorization: `Bearer ${token}` },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "json-only", version: "1" } } }),

@@ -3,41 +3,25 @@
 // domain rules as a form; a pending connect record is offered as an openable link to a client
 // without URL mode; and the result texts agree with the cool-down. In both eras.
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { downstreamConnections, elicitationRecords, vaultSecrets } from "@/db/schema";
-import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
-import { seedDemo } from "@/lib/demo/seed";
 import { engageKillSwitch, releaseKillSwitch } from "@/lib/policy/kill-switch";
-import { startAppServer, type TestAppServer } from "../helpers/app-server";
+import { useMcpApp } from "../helpers/mcp-app";
 import { connectClient } from "../helpers/mcp-client";
 import { connectV2Client } from "../helpers/mcp-client-v2";
 import { callTool } from "../helpers/mcp-modern-raw";
-import { createTestStore, type TestStore } from "../helpers/test-store";
 
-let t: TestStore;
-let app: TestAppServer;
-let resource: string;
+const mcp = useMcpApp({ records: 5, appUrl: "server" });
 let n = 0;
 
-beforeAll(async () => {
-  t = await createTestStore();
-  app = await startAppServer(t.store.db);
-  await seedDemo(t.store.db, { records: 5, appUrl: app.baseUrl });
-  resource = `${app.baseUrl}/api/mcp`;
-});
-afterAll(async () => {
-  await app?.close();
-  await t?.dispose();
-});
-
 async function user(tenant = "acme", subject = `user-args-${++n}-${Date.now()}`) {
-  return { subject, token: await mintMcpAccessToken(createDevProvider(), { subject, tenant, ttlSeconds: 600, mcpResource: resource }) };
+  return { subject, token: await mcp.token({ subject, tenant }) };
 }
-const records = (subject: string) => t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
+const records = (subject: string) => mcp.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
 
 type Kind = "v1" | "v2-pinned";
 async function client(kind: Kind, token: string, capabilities: Record<string, unknown>, answer?: () => { action: "accept" | "decline" | "cancel" }) {
-  return kind === "v1" ? connectClient(resource, token, { capabilities, answer }) : connectV2Client(resource, token, { mode: "pin", capabilities, answer });
+  return kind === "v1" ? connectClient(mcp.resource, token, { capabilities, answer }) : connectV2Client(mcp.resource, token, { mode: "pin", capabilities, answer });
 }
 
 const HINT = "call generate_report again with the arguments environment (staging or production), format (pdf or csv); optionally from (YYYY-MM-DD), to (YYYY-MM-DD), title";
@@ -124,22 +108,22 @@ describe.each(["v1", "v2-pinned"] as const)("form fields as arguments, %s client
     const c = await client(kind, u.token, {});
     const op = { type: "operator" as const, id: "op-operator-0002" };
     const args = { environment: "staging", format: "pdf" };
-    await engageKillSwitch(t.store.db, op, { scope: "global", reason: "args drill" });
+    await engageKillSwitch(mcp.db, op, { scope: "global", reason: "args drill" });
     try {
       const r = await c.call("generate_report", args);
       expect(r).toMatchObject({ isError: true, structured: { outcome: "blocked" } });
       expect(r.text).toMatch(/kill switch global is engaged \(stopped by an operator\)/);
       expect(r.text).not.toContain("args drill");
     } finally {
-      await releaseKillSwitch(t.store.db, op, { scope: "global", reason: "done" });
-      await releaseKillSwitch(t.store.db, { type: "operator", id: "op-admin-0001" }, { scope: "global", reason: "done" });
+      await releaseKillSwitch(mcp.db, op, { scope: "global", reason: "done" });
+      await releaseKillSwitch(mcp.db, { type: "operator", id: "op-admin-0001" }, { scope: "global", reason: "done" });
     }
-    await engageKillSwitch(t.store.db, op, { scope: "mode:form", reason: "forms only" });
+    await engageKillSwitch(mcp.db, op, { scope: "mode:form", reason: "forms only" });
     try {
       expect((await c.call("generate_report", args)).structured).toMatchObject({ outcome: "completed" });
     } finally {
-      await releaseKillSwitch(t.store.db, op, { scope: "mode:form", reason: "done" });
-      await releaseKillSwitch(t.store.db, { type: "operator", id: "op-admin-0001" }, { scope: "mode:form", reason: "done" });
+      await releaseKillSwitch(mcp.db, op, { scope: "mode:form", reason: "done" });
+      await releaseKillSwitch(mcp.db, { type: "operator", id: "op-admin-0001" }, { scope: "mode:form", reason: "done" });
     }
     await c.close();
   });
@@ -160,7 +144,7 @@ describe("prototype keys in arguments (2026-07-28, hand-built)", () => {
     const u = await user();
     for (const key of ["__proto__", "constructor"]) {
       const args = JSON.parse(`{"environment":"staging","format":"pdf","${key}":{"polluted":true}}`) as Record<string, unknown>;
-      const r = await callTool(resource, u.token, "generate_report", { args, capabilities: {} });
+      const r = await callTool(mcp.resource, u.token, "generate_report", { args, capabilities: {} });
       // Refused as an unknown argument by the closed input schema, or dropped before the tool runs; never used, never polluting.
       if (r.result?.isError !== true) expect(r.result).toMatchObject({ structuredContent: { report: { environment: "staging", format: "pdf", title: null } } });
       else expect(JSON.stringify(r.result!.content)).toMatch(/Input validation error: Invalid arguments for tool generate_report/);
@@ -174,19 +158,19 @@ describe("prototype keys in arguments (2026-07-28, hand-built)", () => {
 describe("a pending connect record and a client without URL mode", () => {
   it("gets the same record's link to open, in plain words; no new record", async () => {
     const alice = { subject: "user-alice-1001", tenant: "acme" };
-    await t.store.db.delete(vaultSecrets);
-    await t.store.db.delete(downstreamConnections).where(eq(downstreamConnections.subject, alice.subject));
-    await t.store.db.update(elicitationRecords).set({ state: "expired" }).where(and(eq(elicitationRecords.subject, alice.subject), eq(elicitationRecords.mode, "url")));
+    await mcp.db.delete(vaultSecrets);
+    await mcp.db.delete(downstreamConnections).where(eq(downstreamConnections.subject, alice.subject));
+    await mcp.db.update(elicitationRecords).set({ state: "expired" }).where(and(eq(elicitationRecords.subject, alice.subject), eq(elicitationRecords.mode, "url")));
     const u = await user(alice.tenant, alice.subject);
-    const withUrl = await connectClient(resource, u.token, { capabilities: { elicitation: { url: {} } }, answer: () => ({ action: "accept" }) });
+    const withUrl = await connectClient(mcp.resource, u.token, { capabilities: { elicitation: { url: {} } }, answer: () => ({ action: "accept" }) });
     const first = await withUrl.call("list_repositories");
     const id = String(first.structured.elicitationId);
     const before = (await records(alice.subject)).length;
     for (const kind of ["v1", "v2-pinned"] as const) {
       const noUrl = await client(kind, u.token, { elicitation: { form: {} } });
       const r = await noUrl.call("list_repositories");
-      expect(r.structured).toMatchObject({ outcome: "connect_pending", elicitationId: id, connectUrl: `${app.baseUrl}/connect/${id}` });
-      expect(r.text).toBe(`Open ${app.baseUrl}/connect/${id} in your browser to connect Demo Git (you sign in there, not here), then call list_repositories again. Nothing was done yet.`);
+      expect(r.structured).toMatchObject({ outcome: "connect_pending", elicitationId: id, connectUrl: `${mcp.baseUrl}/connect/${id}` });
+      expect(r.text).toBe(`Open ${mcp.baseUrl}/connect/${id} in your browser to connect Demo Git (you sign in there, not here), then call list_repositories again. Nothing was done yet.`);
       await noUrl.close();
     }
     expect((await records(alice.subject)).length).toBe(before);

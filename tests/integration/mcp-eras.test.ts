@@ -4,34 +4,18 @@
 // (list_repositories, with the browser part done over HTTP as a person would). One engine serves
 // them all: the records, outcomes and texts are the same; only protocol_version differs.
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { downstreamConnections, elicitationRecords, vaultSecrets } from "@/db/schema";
-import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { completeCallback, continueConnect } from "@/lib/connect/flow";
-import { seedDemo } from "@/lib/demo/seed";
 import { getRecord } from "@/lib/elicitation/records";
 import { clientCompatibility } from "@/lib/metrics/clients";
-import { startAppServer, type TestAppServer } from "../helpers/app-server";
+import { useMcpApp } from "../helpers/mcp-app";
 import { connectClient } from "../helpers/mcp-client";
 import { connectV2Client } from "../helpers/mcp-client-v2";
 import { loginAtProvider } from "../helpers/provider-login";
-import { createTestStore, type TestStore } from "../helpers/test-store";
 
-let t: TestStore;
-let app: TestAppServer;
-let resource: string;
+const mcp = useMcpApp({ records: 10, appUrl: "server" });
 let n = 0;
-
-beforeAll(async () => {
-  t = await createTestStore();
-  app = await startAppServer(t.store.db);
-  await seedDemo(t.store.db, { records: 10, appUrl: app.baseUrl });
-  resource = `${app.baseUrl}/api/mcp`;
-});
-afterAll(async () => {
-  await app?.close();
-  await t?.dispose();
-});
 
 type ClientKind = "v2-pinned" | "v2-auto" | "v2-legacy" | "v1";
 const KINDS: Array<[ClientKind, string]> = [
@@ -52,18 +36,18 @@ interface AnyClient {
 
 async function connect(kind: ClientKind, token: string, capabilities: Record<string, unknown>, answer: (p: Params) => Answer | Promise<Answer>): Promise<AnyClient> {
   const name = `${kind}-client-${++n}`;
-  if (kind === "v1") return connectClient(resource, token, { name, capabilities, answer: (p) => answer(p as Params) });
+  if (kind === "v1") return connectClient(mcp.resource, token, { name, capabilities, answer: (p) => answer(p as Params) });
   const mode = kind === "v2-pinned" ? "pin" : kind === "v2-auto" ? "auto" : "legacy";
-  return connectV2Client(resource, token, { mode, name, capabilities, answer: (p) => answer(p as Params) });
+  return connectV2Client(mcp.resource, token, { mode, name, capabilities, answer: (p) => answer(p as Params) });
 }
 
 async function freshUser(tenant = "acme") {
   const subject = `user-eras-${++n}-${Date.now()}`;
-  const token = await mintMcpAccessToken(createDevProvider(), { subject, tenant, ttlSeconds: 600, mcpResource: resource });
+  const token = await mcp.token({ subject, tenant });
   return { subject, token };
 }
 
-const records = (subject: string) => t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
+const records = (subject: string) => mcp.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
 const VALID = { environment: "production", format: "csv", from: "2026-10-01", to: "2026-10-31" };
 
 describe.each(KINDS)("form mode, %s client", (kind, protocolVersion) => {
@@ -134,20 +118,20 @@ describe.each(KINDS)("form mode, %s client", (kind, protocolVersion) => {
 // URL mode: the demo provider knows alice; each case starts with her connection removed.
 const ALICE = { subject: "user-alice-1001", tenant: "acme" };
 async function resetAlice() {
-  await t.store.db.delete(vaultSecrets);
-  await t.store.db.delete(downstreamConnections).where(eq(downstreamConnections.subject, ALICE.subject));
-  await t.store.db.update(elicitationRecords).set({ state: "expired" }).where(and(eq(elicitationRecords.subject, ALICE.subject), eq(elicitationRecords.mode, "url")));
+  await mcp.db.delete(vaultSecrets);
+  await mcp.db.delete(downstreamConnections).where(eq(downstreamConnections.subject, ALICE.subject));
+  await mcp.db.update(elicitationRecords).set({ state: "expired" }).where(and(eq(elicitationRecords.subject, ALICE.subject), eq(elicitationRecords.mode, "url")));
 }
-const grants = async () => (await t.store.db.select().from(downstreamConnections).where(eq(downstreamConnections.subject, ALICE.subject))).length;
+const grants = async () => (await mcp.db.select().from(downstreamConnections).where(eq(downstreamConnections.subject, ALICE.subject))).length;
 
 /** What the person does in the browser: the connect page's Continue, the provider's sign-in, the callback. */
 async function browserConnect(connectUrl: string) {
   const id = new URL(connectUrl).pathname.split("/").at(-1)!;
   const browser = { sub: ALICE.subject, tenant: ALICE.tenant };
-  const go = await continueConnect(t.store.db, id, browser);
+  const go = await continueConnect(mcp.db, id, browser);
   if (!go.ok) throw new Error(go.problem);
-  const callback = await loginAtProvider(go.location, "alice", `${app.baseUrl}/connect/callback`);
-  const done = await completeCallback(t.store.db, callback.searchParams, browser);
+  const callback = await loginAtProvider(go.location, "alice", `${mcp.baseUrl}/connect/callback`);
+  const done = await completeCallback(mcp.db, callback.searchParams, browser);
   if (!done.ok) throw new Error(done.problem);
   return id;
 }
@@ -155,7 +139,7 @@ async function browserConnect(connectUrl: string) {
 describe.each(KINDS)("URL mode, %s client", (kind, protocolVersion) => {
   it("receives a URL request for this app's connect page; after the browser flow the call completes with one grant", async () => {
     await resetAlice();
-    const token = await mintMcpAccessToken(createDevProvider(), { ...ALICE, ttlSeconds: 600, mcpResource: resource });
+    const token = await mcp.token(ALICE);
     let recordId = "";
     const c = await connect(kind, token, { elicitation: { form: {}, url: {} } }, async (p) => {
       recordId = await browserConnect(String(p.url));
@@ -164,11 +148,11 @@ describe.each(KINDS)("URL mode, %s client", (kind, protocolVersion) => {
     const r = await c.call("list_repositories");
     expect(r.structured).toMatchObject({ outcome: "completed", repositories: ["acme/reports", "acme/infrastructure", "acme/website"] });
     expect(c.received).toHaveLength(1);
-    expect(c.received[0]).toMatchObject({ mode: "url", url: `${app.baseUrl}/connect/${recordId}` });
+    expect(c.received[0]).toMatchObject({ mode: "url", url: `${mcp.baseUrl}/connect/${recordId}` });
     // 2026-07-28 has no elicitationId on the wire; the record id travels in the sealed state.
     if (protocolVersion === "2026-07-28") expect(c.received[0]!.elicitationId).toBeUndefined();
     else expect(c.received[0]!.elicitationId).toBe(recordId);
-    expect(await getRecord(t.store.db, recordId)).toMatchObject({ state: "completed", protocolVersion, mode: "url" });
+    expect(await getRecord(mcp.db, recordId)).toMatchObject({ state: "completed", protocolVersion, mode: "url" });
     expect(await grants()).toBe(1);
     // Called again: the grant is used at once, nothing asked, nothing created.
     const again = await c.call("list_repositories");
@@ -180,13 +164,13 @@ describe.each(KINDS)("URL mode, %s client", (kind, protocolVersion) => {
 
   it.each(["decline", "cancel"] as const)("%s: told so, no grant, record ended", async (action) => {
     await resetAlice();
-    const token = await mintMcpAccessToken(createDevProvider(), { ...ALICE, ttlSeconds: 600, mcpResource: resource });
+    const token = await mcp.token(ALICE);
     const c = await connect(kind, token, { elicitation: { form: {}, url: {} } }, () => ({ action }));
     const r = await c.call("list_repositories");
     const state = action === "decline" ? "declined" : "cancelled";
     expect(r.structured).toMatchObject({ outcome: state });
     const id = String(r.structured.record);
-    expect(await getRecord(t.store.db, id)).toMatchObject({ state, protocolVersion });
+    expect(await getRecord(mcp.db, id)).toMatchObject({ state, protocolVersion });
     expect(await grants()).toBe(0);
     await c.close();
   });
@@ -194,30 +178,30 @@ describe.each(KINDS)("URL mode, %s client", (kind, protocolVersion) => {
   it("an invalid URL-mode answer (accept with content): the content is dropped and counted, never stored, and grants nothing", async () => {
     await resetAlice();
     const canary = `canary-url-content-${++n}`;
-    const token = await mintMcpAccessToken(createDevProvider(), { ...ALICE, ttlSeconds: 600, mcpResource: resource });
+    const token = await mcp.token(ALICE);
     const c = await connect(kind, token, { elicitation: { form: {}, url: {} } }, () => ({ action: "accept", content: { token: canary } }));
     const outcome = (await c.call("list_repositories")).structured;
-    const rows = await t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, ALICE.subject));
+    const rows = await mcp.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, ALICE.subject));
     expect(JSON.stringify(rows)).not.toContain(canary);
     expect(outcome).toMatchObject({ outcome: "connect_pending" });
-    expect(await getRecord(t.store.db, String(outcome.elicitationId))).toMatchObject({ state: "accepted", protocolVersion, droppedContentCount: 1 });
+    expect(await getRecord(mcp.db, String(outcome.elicitationId))).toMatchObject({ state: "accepted", protocolVersion, droppedContentCount: 1 });
     expect(await grants()).toBe(0);
     await c.close();
   });
 
   it("accept without finishing in the browser: the call says the connection is pending, and a retry offers the same record", async () => {
     await resetAlice();
-    const token = await mintMcpAccessToken(createDevProvider(), { ...ALICE, ttlSeconds: 600, mcpResource: resource });
+    const token = await mcp.token(ALICE);
     const c = await connect(kind, token, { elicitation: { form: {}, url: {} } }, () => ({ action: "accept" }));
     const first = await c.call("list_repositories");
     expect(first.structured).toMatchObject({ outcome: "connect_pending" });
     const id = String(first.structured.elicitationId);
-    expect(await getRecord(t.store.db, id)).toMatchObject({ state: "accepted", protocolVersion });
+    expect(await getRecord(mcp.db, id)).toMatchObject({ state: "accepted", protocolVersion });
     const retry = await c.call("list_repositories");
     expect(retry.structured).toMatchObject({ outcome: "connect_pending", elicitationId: id, reused: true });
     const urls = c.received.map((p) => String(p.url));
-    expect(urls).toEqual([`${app.baseUrl}/connect/${id}`, `${app.baseUrl}/connect/${id}`]);
-    const live = await t.store.db.select().from(elicitationRecords).where(and(eq(elicitationRecords.subject, ALICE.subject), eq(elicitationRecords.state, "accepted")));
+    expect(urls).toEqual([`${mcp.baseUrl}/connect/${id}`, `${mcp.baseUrl}/connect/${id}`]);
+    const live = await mcp.db.select().from(elicitationRecords).where(and(eq(elicitationRecords.subject, ALICE.subject), eq(elicitationRecords.state, "accepted")));
     expect(live).toHaveLength(1);
     await c.close();
   });
@@ -227,11 +211,11 @@ describe("the console's clients view knows both eras", () => {
   it("lists a 2026-07-28-only client (no session) and a 2025-11-25 client, each with the revision it spoke", async () => {
     const u = await freshUser();
     const answer = () => ({ action: "accept" as const, content: VALID });
-    const modern = await connectV2Client(resource, u.token, { mode: "pin", name: "era-view-modern", capabilities: { elicitation: { form: {} } }, answer });
-    const legacy = await connectClient(resource, u.token, { name: "era-view-legacy", capabilities: { elicitation: { form: {} } }, answer });
+    const modern = await connectV2Client(mcp.resource, u.token, { mode: "pin", name: "era-view-modern", capabilities: { elicitation: { form: {} } }, answer });
+    const legacy = await connectClient(mcp.resource, u.token, { name: "era-view-legacy", capabilities: { elicitation: { form: {} } }, answer });
     await modern.call("generate_report");
     await legacy.call("generate_report");
-    const rows = await clientCompatibility(t.store.db);
+    const rows = await clientCompatibility(mcp.db);
     expect(rows.find((r) => r.name === "era-view-modern")).toMatchObject({ sessions: 0, records: 1, completed: 1, revisions: ["2026-07-28"] });
     expect(rows.find((r) => r.name === "era-view-legacy")).toMatchObject({ sessions: 1, records: 1, completed: 1, revisions: ["2025-11-25"] });
     await modern.close();

@@ -4,50 +4,34 @@
 // F6 closed input schemas; I1 one encoding per requestState; I2 the session's protocol version;
 // I4 one refusal for "not yours"; I5 requestState bound to the OAuth client.
 import { and, eq, inArray } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { approvals, auditLog, elicitationRecords, flows, killSwitches } from "@/db/schema";
-import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
-import { seedDemo } from "@/lib/demo/seed";
 import { getRecord, recordEvents } from "@/lib/elicitation/records";
 import { revokeRecords } from "@/lib/elicitation/revoke";
 import { engageKillSwitch } from "@/lib/policy/kill-switch";
-import { startAppServer, type TestAppServer } from "../helpers/app-server";
+import { useMcpApp } from "../helpers/mcp-app";
 import { connectClient } from "../helpers/mcp-client";
 import { connectV2Client } from "../helpers/mcp-client-v2";
 import { callTool, envelope, type RawAnswer } from "../helpers/mcp-modern-raw";
-import { createTestStore, type TestStore } from "../helpers/test-store";
 
-let t: TestStore;
-let app: TestAppServer;
-let resource: string;
+const mcp = useMcpApp({ records: 0, appUrl: "server" });
 let n = 0;
-
-beforeAll(async () => {
-  t = await createTestStore();
-  app = await startAppServer(t.store.db);
-  await seedDemo(t.store.db, { records: 0, appUrl: app.baseUrl });
-  resource = `${app.baseUrl}/api/mcp`;
-});
-afterAll(async () => {
-  await app?.close();
-  await t?.dispose();
-});
 
 async function user(opts: { tenant?: string; subject?: string; clientId?: string } = {}) {
   const subject = opts.subject ?? `user-red-${++n}-${Date.now()}`;
   const tenant = opts.tenant ?? "acme";
-  const token = await mintMcpAccessToken(createDevProvider(), { subject, tenant, ttlSeconds: 600, mcpResource: resource, ...(opts.clientId ? { clientId: opts.clientId } : {}) });
+  const token = await mcp.token({ subject, tenant, ...(opts.clientId ? { clientId: opts.clientId } : {}) });
   return { subject, tenant, token };
 }
 
 const CANARY_TITLE = "canary-red-team-5d1e";
 const VALID = { environment: "production", format: "csv", title: CANARY_TITLE };
-const records = (subject: string) => t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
+const records = (subject: string) => mcp.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
 const accept = (key: string, content: Record<string, unknown> = VALID) => ({ [key]: { action: "accept", content } });
 const OPERATOR = { type: "operator" as const, id: "operator-red-team" };
 
 async function firstRound(u: { subject: string; token: string }) {
-  const r = await callTool(resource, u.token, "generate_report");
+  const r = await callTool(mcp.resource, u.token, "generate_report");
   expect(r.result).toMatchObject({ resultType: "input_required" });
   const [key] = Object.keys(r.result!.inputRequests!);
   const rows = await records(u.subject);
@@ -63,10 +47,10 @@ function expectStateRefused(r: RawAnswer, reason: string) {
 
 /** Nothing generated, and the canary answer written nowhere. */
 async function expectNothingDone(subject: string, recordId: string) {
-  const row = await getRecord(t.store.db, recordId);
+  const row = await getRecord(mcp.db, recordId);
   expect(row).toMatchObject({ state: "revoked" });
   expect(JSON.stringify(row)).not.toContain(CANARY_TITLE);
-  expect(JSON.stringify(await recordEvents(t.store.db, recordId))).not.toContain(CANARY_TITLE);
+  expect(JSON.stringify(await recordEvents(mcp.db, recordId))).not.toContain(CANARY_TITLE);
   expect((await records(subject)).filter((r) => r.state === "completed")).toHaveLength(0);
 }
 
@@ -74,11 +58,11 @@ describe("F1: a kill switch or a stopped flow reaches form answers already in fl
   // Each test leaves no switch behind and the flows as the seed made them.
   let savedFlows: Array<typeof flows.$inferSelect> = [];
   beforeAll(async () => {
-    savedFlows = await t.store.db.select().from(flows);
+    savedFlows = await mcp.db.select().from(flows);
   });
   afterEach(async () => {
-    await t.store.db.delete(killSwitches);
-    for (const f of savedFlows) await t.store.db.update(flows).set({ stage: f.stage, canaryPercent: f.canaryPercent }).where(eq(flows.id, f.id));
+    await mcp.db.delete(killSwitches);
+    for (const f of savedFlows) await mcp.db.update(flows).set({ stage: f.stage, canaryPercent: f.canaryPercent }).where(eq(flows.id, f.id));
   });
 
   const scopes = (flowId: string) => ["global", "mode:form", "workflow:generate_report", `flow:${flowId}`];
@@ -87,28 +71,28 @@ describe("F1: a kill switch or a stopped flow reaches form answers already in fl
     const u = await user();
     const { state, key, recordId, flowId } = await firstRound(u);
     const scope = scopes(flowId)[i]!;
-    await engageKillSwitch(t.store.db, OPERATOR, { scope, reason: "red team drill" });
+    await engageKillSwitch(mcp.db, OPERATOR, { scope, reason: "red team drill" });
     // A new call is refused as before.
-    const fresh = await callTool(resource, u.token, "generate_report");
+    const fresh = await callTool(mcp.resource, u.token, "generate_report");
     expect(fresh.result).toMatchObject({ isError: true, structuredContent: { outcome: "blocked" } });
     // The retry of the first call with an accepted answer is refused, and says why.
-    const retry = await callTool(resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } });
+    const retry = await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } });
     expectStateRefused(retry, "revoked");
     expect(retry.error!.message).toContain("was stopped");
-    expect((await recordEvents(t.store.db, recordId)).at(-1)).toMatchObject({ toState: "revoked", actorId: OPERATOR.id, reason: `kill switch ${scope}: red team drill` });
+    expect((await recordEvents(mcp.db, recordId)).at(-1)).toMatchObject({ toState: "revoked", actorId: OPERATOR.id, reason: `kill switch ${scope}: red team drill` });
     await expectNothingDone(u.subject, recordId);
   });
 
   it.each([0, 1, 2, 3])("2025-11-25: a switch (scope #%i) engaged while the person answers refuses the answer; the record is revoked and no report is generated", async (i) => {
     const u = await user();
     let scope = "";
-    const c = await connectClient(resource, u.token, {
+    const c = await connectClient(mcp.resource, u.token, {
       capabilities: { elicitation: { form: {} } },
       answer: async () => {
         // The record exists (sent) while the client holds the question: engage now, answer after.
         const [row] = await records(u.subject);
         scope = scopes(row!.flowId!)[i]!;
-        await engageKillSwitch(t.store.db, OPERATOR, { scope, reason: "red team drill" });
+        await engageKillSwitch(mcp.db, OPERATOR, { scope, reason: "red team drill" });
         return { action: "accept", content: VALID };
       },
     });
@@ -118,15 +102,15 @@ describe("F1: a kill switch or a stopped flow reaches form answers already in fl
     expect(r.structured.report).toBeUndefined();
     expect(r.text).toMatch(/^Stopped: .*Your answer arrived after that and was not used\. Nothing was done\.$/);
     const [row] = await records(u.subject);
-    expect((await recordEvents(t.store.db, row!.id)).at(-1)).toMatchObject({ toState: "revoked", reason: `kill switch ${scope}: red team drill` });
+    expect((await recordEvents(mcp.db, row!.id)).at(-1)).toMatchObject({ toState: "revoked", reason: `kill switch ${scope}: red team drill` });
     await expectNothingDone(u.subject, row!.id);
     await c.close();
   });
 
   /** A switch in force whose revocation never reached this record (written straight to the table). */
-  const switchWithoutRevocation = () => t.store.db.insert(killSwitches).values({ scope: "workflow:generate_report", active: true, reason: "propagation window", changedBy: OPERATOR.id });
+  const switchWithoutRevocation = () => mcp.db.insert(killSwitches).values({ scope: "workflow:generate_report", active: true, reason: "propagation window", changedBy: OPERATOR.id });
   /** A flow turned off without its pending records being revoked. */
-  const flowStoppedWithoutRevocation = (flowId: string) => t.store.db.update(flows).set({ stage: "rolled_back" }).where(eq(flows.id, flowId));
+  const flowStoppedWithoutRevocation = (flowId: string) => mcp.db.update(flows).set({ stage: "rolled_back" }).where(eq(flows.id, flowId));
 
   it.each([
     ["a kill switch", () => switchWithoutRevocation(), /kill switch workflow:generate_report is engaged \(stopped by an operator\)/],
@@ -136,19 +120,19 @@ describe("F1: a kill switch or a stopped flow reaches form answers already in fl
     const u = await user();
     const { state, key, recordId, flowId } = await firstRound(u);
     await stop(flowId);
-    expect(await getRecord(t.store.db, recordId)).toMatchObject({ state: "sent" });
-    const retry = await callTool(resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } });
+    expect(await getRecord(mcp.db, recordId)).toMatchObject({ state: "sent" });
+    const retry = await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } });
     expect(retry.result).toMatchObject({ isError: true, structuredContent: { outcome: "revoked", record: recordId } });
     expect(String(retry.result!.structuredContent!.reason)).toMatch(reason);
-    expect((await recordEvents(t.store.db, recordId)).at(-1)).toMatchObject({ toState: "revoked", actorType: "system", actorId: "policy" });
-    expect(await t.store.db.select().from(auditLog).where(and(eq(auditLog.action, "record.revoked"), eq(auditLog.targetId, recordId)))).toHaveLength(1);
+    expect((await recordEvents(mcp.db, recordId)).at(-1)).toMatchObject({ toState: "revoked", actorType: "system", actorId: "policy" });
+    expect(await mcp.db.select().from(auditLog).where(and(eq(auditLog.action, "record.revoked"), eq(auditLog.targetId, recordId)))).toHaveLength(1);
     await expectNothingDone(u.subject, recordId);
-    await t.store.db.delete(killSwitches);
-    for (const f of savedFlows) await t.store.db.update(flows).set({ stage: f.stage }).where(eq(flows.id, f.id));
+    await mcp.db.delete(killSwitches);
+    for (const f of savedFlows) await mcp.db.update(flows).set({ stage: f.stage }).where(eq(flows.id, f.id));
 
     // 2025-11-25: the same stop, made while the person answers.
     const v = await user();
-    const c = await connectClient(resource, v.token, {
+    const c = await connectClient(mcp.resource, v.token, {
       capabilities: { elicitation: { form: {} } },
       answer: async () => {
         const [row] = await records(v.subject);
@@ -167,16 +151,16 @@ describe("F1: a kill switch or a stopped flow reaches form answers already in fl
   it("an operator's revocation of the record while the person answers refuses the answer too, in both revisions", async () => {
     const u = await user();
     const { state, key, recordId } = await firstRound(u);
-    expect(await revokeRecords(t.store.db, OPERATOR, { ids: [recordId] }, "suspicious request")).toEqual([recordId]);
-    expectStateRefused(await callTool(resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "revoked");
+    expect(await revokeRecords(mcp.db, OPERATOR, { ids: [recordId] }, "suspicious request")).toEqual([recordId]);
+    expectStateRefused(await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "revoked");
     await expectNothingDone(u.subject, recordId);
 
     const v = await user();
-    const c = await connectClient(resource, v.token, {
+    const c = await connectClient(mcp.resource, v.token, {
       capabilities: { elicitation: { form: {} } },
       answer: async () => {
         const [row] = await records(v.subject);
-        await revokeRecords(t.store.db, OPERATOR, { ids: [row!.id] }, "suspicious request");
+        await revokeRecords(mcp.db, OPERATOR, { ids: [row!.id] }, "suspicious request");
         return { action: "accept", content: VALID };
       },
     });
@@ -185,16 +169,16 @@ describe("F1: a kill switch or a stopped flow reaches form answers already in fl
     expect(r.structured.report).toBeUndefined();
     const [row] = await records(v.subject);
     await expectNothingDone(v.subject, row!.id);
-    expect((await recordEvents(t.store.db, row!.id)).filter((e) => e.toState === "revoked")).toMatchObject([{ actorId: OPERATOR.id, reason: "suspicious request" }]);
+    expect((await recordEvents(mcp.db, row!.id)).filter((e) => e.toState === "revoked")).toMatchObject([{ actorId: OPERATOR.id, reason: "suspicious request" }]);
     await c.close();
   });
 
   it("an unrelated switch (mode:url) stops no form answer", async () => {
     const u = await user();
     const { state, key, recordId } = await firstRound(u);
-    await engageKillSwitch(t.store.db, OPERATOR, { scope: "mode:url", reason: "url only" });
-    expect(await getRecord(t.store.db, recordId)).toMatchObject({ state: "sent" });
-    const ok = await callTool(resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } });
+    await engageKillSwitch(mcp.db, OPERATOR, { scope: "mode:url", reason: "url only" });
+    expect(await getRecord(mcp.db, recordId)).toMatchObject({ state: "sent" });
+    const ok = await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } });
     expect(ok.result).toMatchObject({ structuredContent: { outcome: "completed", record: recordId } });
   });
 });
@@ -202,13 +186,13 @@ describe("F1: a kill switch or a stopped flow reaches form answers already in fl
 /** A 2025-11-25 session opened by hand: its id, after initialize and initialized. */
 async function rawSession(token: string, protocolVersion = "2025-11-25") {
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
-  const init = await fetch(resource, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion, capabilities: { elicitation: { form: {} } }, clientInfo: { name: "raw-red-team", version: "1" } } }) });
+  const init = await fetch(mcp.resource, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion, capabilities: { elicitation: { form: {} } }, clientInfo: { name: "raw-red-team", version: "1" } } }) });
   expect(init.status).toBe(200);
   await init.text();
   const sid = init.headers.get("mcp-session-id")!;
   expect(sid).toMatch(/^[\x21-\x7e]{16,}$/); // visible ASCII only, as the transport spec requires
   const post = (body: unknown, version: string | undefined = protocolVersion) =>
-    fetch(resource, { method: "POST", headers: { ...headers, "mcp-session-id": sid, ...(version ? { "mcp-protocol-version": version } : {}) }, body: JSON.stringify(body) });
+    fetch(mcp.resource, { method: "POST", headers: { ...headers, "mcp-session-id": sid, ...(version ? { "mcp-protocol-version": version } : {}) }, body: JSON.stringify(body) });
   const initialized = await post({ jsonrpc: "2.0", method: "notifications/initialized" });
   expect(initialized.status).toBe(202);
   return { sid, post };
@@ -236,7 +220,7 @@ describe("F2: no JSON-RPC batches, in either revision", () => {
   it("a batch of 2026-07-28 calls (each with its envelope) is refused the same way; nothing is recorded", async () => {
     const u = await user();
     const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "generate_report", arguments: {}, _meta: envelope() } });
-    const res = await fetch(resource, {
+    const res = await fetch(mcp.resource, {
       method: "POST",
       headers: { authorization: `Bearer ${u.token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "generate_report" },
       body: JSON.stringify([call(1), call(2), call(3)]),
@@ -253,7 +237,7 @@ describe("F6: every tool's input is closed; undeclared arguments are refused bef
   it.each(["v1", "v2-pinned"] as const)("%s client: listed schemas say additionalProperties false; undeclared arguments refused for every tool", async (kind) => {
     const u = await user();
     const caps = { elicitation: { form: {}, url: {} } };
-    const c = kind === "v1" ? await connectClient(resource, u.token, { capabilities: caps, answer: () => ({ action: "decline" }) }) : await connectV2Client(resource, u.token, { mode: "pin", capabilities: caps, answer: () => ({ action: "decline" }) });
+    const c = kind === "v1" ? await connectClient(mcp.resource, u.token, { capabilities: caps, answer: () => ({ action: "decline" }) }) : await connectV2Client(mcp.resource, u.token, { mode: "pin", capabilities: caps, answer: () => ({ action: "decline" }) });
     const { tools } = await c.client.listTools();
     expect(tools.map((x) => x.name).sort()).toEqual(["describe_capabilities", "generate_report", "list_repositories", "purge_report_cache"]);
     for (const tool of tools) expect(tool.inputSchema).toMatchObject({ type: "object", additionalProperties: false });
@@ -269,7 +253,7 @@ describe("F6: every tool's input is closed; undeclared arguments are refused bef
     }
     // Nothing ran: no record, no approval request.
     expect(await records(u.subject)).toHaveLength(0);
-    expect(await t.store.db.select().from(approvals).where(eq(approvals.requestedBy, u.subject))).toHaveLength(0);
+    expect(await mcp.db.select().from(approvals).where(eq(approvals.requestedBy, u.subject))).toHaveLength(0);
     // Declared arguments (and none, for tools that take none) still work.
     expect((await c.call("describe_capabilities")).isError).toBe(false);
     expect((await c.call("generate_report", { environment: "staging", format: "pdf" })).structured).toMatchObject({ outcome: "completed" });
@@ -289,7 +273,7 @@ describe("F6: the conformance fixtures keep the arguments the suite sends", () =
     const u = await user();
     const caps = { elicitation: { form: {} } };
     const answer = () => ({ action: "accept" as const, content: { username: "conformance-user" } });
-    const c = kind === "v1" ? await connectClient(resource, u.token, { capabilities: caps, answer }) : await connectV2Client(resource, u.token, { mode: "pin", capabilities: caps, answer });
+    const c = kind === "v1" ? await connectClient(mcp.resource, u.token, { capabilities: caps, answer }) : await connectV2Client(mcp.resource, u.token, { mode: "pin", capabilities: caps, answer });
     const ok = await c.call("test_elicitation", { message: "Please provide your information" });
     expect(ok.text).toBe('Elicitation completed: action=accept, content={"username":"conformance-user"}');
     const refused = await c.call("test_elicitation", { message: "x", token: "ghp_8fK2mQ9xL4vR7tZ1wN6pB3sD5hJ0yC2eA9uX" });
@@ -301,7 +285,7 @@ describe("F6: the conformance fixtures keep the arguments the suite sends", () =
 });
 
 describe("requestState: one encoding (I1), one refusal for 'not yours' (I4), bound to the OAuth client (I5)", () => {
-  const refusals = (actor: string) => t.store.db.select().from(auditLog).where(and(eq(auditLog.action, "request_state.refused"), eq(auditLog.actorId, actor)));
+  const refusals = (actor: string) => mcp.db.select().from(auditLog).where(and(eq(auditLog.action, "request_state.refused"), eq(auditLog.actorId, actor)));
   const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
   it("I1: a state re-encoded with the unused low bits of its last character flipped is refused; the issued one still works", async () => {
@@ -317,9 +301,9 @@ describe("requestState: one encoding (I1), one refusal for 'not yours' (I4), bou
     const last = ALPHABET.indexOf(round.state.at(-1)!);
     const variant = round.state.slice(0, -1) + ALPHABET[last ^ 1]!;
     expect(Buffer.from(variant.slice(3), "base64url")).toEqual(Buffer.from(round.state.slice(3), "base64url"));
-    expectStateRefused(await callTool(resource, u.token, "generate_report", { retry: { requestState: variant, inputResponses: accept(round.key) } }), "malformed");
-    expect(await getRecord(t.store.db, round.recordId)).toMatchObject({ state: "sent" });
-    const ok = await callTool(resource, u.token, "generate_report", { retry: { requestState: round.state, inputResponses: accept(round.key) } });
+    expectStateRefused(await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: variant, inputResponses: accept(round.key) } }), "malformed");
+    expect(await getRecord(mcp.db, round.recordId)).toMatchObject({ state: "sent" });
+    const ok = await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: round.state, inputResponses: accept(round.key) } });
     expect(ok.result).toMatchObject({ structuredContent: { outcome: "completed", record: round.recordId } });
   });
 
@@ -334,17 +318,17 @@ describe("requestState: one encoding (I1), one refusal for 'not yours' (I4), bou
     ];
     const messages = new Set<string>();
     for (const { who } of others) {
-      const r = await callTool(resource, who.token, "generate_report", { retry: { requestState: round.state, inputResponses: accept(round.key) } });
+      const r = await callTool(mcp.resource, who.token, "generate_report", { retry: { requestState: round.state, inputResponses: accept(round.key) } });
       expectStateRefused(r, "other_caller");
       messages.add(r.error!.message);
     }
     expect([...messages]).toEqual(["Invalid requestState: it was not issued to this caller. Nothing was done; call generate_report again without it to start over."]);
-    const audited = await t.store.db.select().from(auditLog).where(and(eq(auditLog.action, "request_state.refused"), inArray(auditLog.actorId, [owner.subject, others[0]!.who.subject])));
+    const audited = await mcp.db.select().from(auditLog).where(and(eq(auditLog.action, "request_state.refused"), inArray(auditLog.actorId, [owner.subject, others[0]!.who.subject])));
     expect(audited.map((a) => (a.detail as { reason: string }).reason).sort()).toEqual(["other_client", "other_client", "other_tenant", "other_user"]);
     expect(await refusals(others[0]!.who.subject)).toHaveLength(1);
     // The record is untouched and the owner, through the client it was issued to, completes it.
-    expect(await getRecord(t.store.db, round.recordId)).toMatchObject({ state: "sent" });
-    const ok = await callTool(resource, owner.token, "generate_report", { retry: { requestState: round.state, inputResponses: accept(round.key) } });
+    expect(await getRecord(mcp.db, round.recordId)).toMatchObject({ state: "sent" });
+    const ok = await callTool(mcp.resource, owner.token, "generate_report", { retry: { requestState: round.state, inputResponses: accept(round.key) } });
     expect(ok.result).toMatchObject({ structuredContent: { outcome: "completed", record: round.recordId } });
   });
 });

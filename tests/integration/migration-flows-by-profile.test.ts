@@ -3,31 +3,18 @@
 // stage, anything else becomes an unselectable legacy profile, and a flow a client pre-created by
 // calling itself "unregistered" is reset to off, so it cannot pre-set the stage every unmapped
 // client now shares.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { migrate } from "drizzle-orm/pglite/migrator";
-import type { PgliteDatabase } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore, rowsOf, type Store } from "@/db/client";
-import { migrationsFolder } from "@/db/migrate";
+import { rowsOf, type Store } from "@/db/client";
+import { storeBeforeMigration, type StoreBeforeMigration } from "../helpers/store-before-migration";
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "eg-mig-flows-"));
+let start: StoreBeforeMigration;
 let store: Store;
 
 beforeAll(async () => {
   // The migrations as they were before client profiles.
-  const before = path.join(tmp, "migrations");
-  fs.cpSync(migrationsFolder, before, { recursive: true });
-  const journal = JSON.parse(fs.readFileSync(path.join(before, "meta/_journal.json"), "utf8")) as { entries: Array<{ tag: string }> };
-  const cut = journal.entries.findIndex((e) => e.tag.endsWith("_client-profiles"));
-  expect(cut).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, cut);
-  fs.writeFileSync(path.join(before, "meta/_journal.json"), JSON.stringify(journal));
-  store = await openStore({ kind: "pglite-memory" });
-  const db = store.db as unknown as PgliteDatabase;
-  await migrate(db, { migrationsFolder: before });
+  start = await storeBeforeMigration("_client-profiles");
+  store = start.store;
   const long = "x".repeat(300);
   await store.db.execute(sql`
     insert into flows (id, workflow, client_name, server_version, stage, canary_percent, fingerprint, fingerprint_inputs, retest_required) values
@@ -35,11 +22,10 @@ beforeAll(async () => {
       ('generate_report:sectest-gov-2', 'generate_report', 'sectest-gov-2', '0.1.0', 'rolled_back', 100, 'f2', '{}', true),
       ('generate_report:unregistered', 'generate_report', 'Unregistered', '0.1.0', 'canary', 100, 'f3', '{}', false),
       (${`generate_report:${long}`}, 'generate_report', ${long}, '0.1.0', 'canary', 100, 'f4', '{}', true)`);
-  await migrate(db, { migrationsFolder });
+  await start.migrateToLatest();
 });
 afterAll(async () => {
-  await store?.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await start?.dispose();
 });
 
 describe("migrating flows to client profiles", () => {

@@ -2,18 +2,13 @@
 // that already has records: a record cancelled because its client went away before the migration
 // (the reason then lived only in its last event) gets the end reason on the record, and the rebuilt
 // rollup equals a fresh aggregate, split by revision and reason.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { migrate } from "drizzle-orm/pglite/migrator";
-import type { PgliteDatabase } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore, rowsOf, type Db, type Store } from "@/db/client";
-import { migrationsFolder } from "@/db/migrate";
+import { rowsOf, type Db, type Store } from "@/db/client";
 import { rollupDrift } from "@/lib/metrics/rollup-check";
+import { storeBeforeMigration, type StoreBeforeMigration } from "../helpers/store-before-migration";
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "eg-mig-rollup-"));
+let start: StoreBeforeMigration;
 let store: Store;
 
 async function oldRecord(id: string, revision: string, state: string, lastReason: string | null) {
@@ -28,24 +23,15 @@ async function oldRecord(id: string, revision: string, state: string, lastReason
 }
 
 beforeAll(async () => {
-  const before = path.join(tmp, "migrations");
-  fs.cpSync(migrationsFolder, before, { recursive: true });
-  const journal = JSON.parse(fs.readFileSync(path.join(before, "meta/_journal.json"), "utf8")) as { entries: Array<{ tag: string }> };
-  const cut = journal.entries.findIndex((e) => e.tag.endsWith("_rollup-revision-reason"));
-  expect(cut).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, cut);
-  fs.writeFileSync(path.join(before, "meta/_journal.json"), JSON.stringify(journal));
-  store = await openStore({ kind: "pglite-memory" });
-  const db = store.db as unknown as PgliteDatabase;
-  await migrate(db, { migrationsFolder: before });
+  start = await storeBeforeMigration("_rollup-revision-reason");
+  store = start.store;
   await oldRecord("a".repeat(32), "2025-11-25", "cancelled", "client_disconnected");
   await oldRecord("b".repeat(32), "2025-11-25", "cancelled", null);
   await oldRecord("c".repeat(32), "2026-07-28", "timed_out", "the request state expired before an answer arrived");
-  await migrate(db, { migrationsFolder });
+  await start.migrateToLatest();
 });
 afterAll(async () => {
-  await store?.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await start?.dispose();
 });
 
 describe("rollup revision and end reason migrations", () => {

@@ -3,10 +3,10 @@ import { GateEvidenceSummary } from "@/components/gate-evidence-summary";
 import { GateRunControl } from "@/components/gate-run-control";
 import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { WorkflowRollbackForm } from "@/components/workflow-rollback-form";
-import { flows } from "@/db/schema";
 import { pageAccess } from "@/lib/auth/page-guard";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { flowObservations } from "@/lib/policy/flow-observations";
+import { listFlows } from "@/lib/policy/flows";
 import { latestEvidenceSummary } from "@/lib/gates/evidence";
 import { gateStatus } from "@/lib/policy/gates";
 import { flowFormAction, gateRunFormAction, workflowRollbackFormAction } from "./actions";
@@ -18,7 +18,7 @@ const BADGE: Record<string, string> = { passed: "bg-green-100 text-green-900", f
 export default async function FlowsPage() {
   const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "flows" }, "/console/flows");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
-  const rows = await access.db.select().from(flows).orderBy(flows.workflow, flows.profileId);
+  const rows = await listFlows(access.db);
   const withGates = await Promise.all(rows.map(async (f) => ({ flow: f, gates: await gateStatus(access.db, f), evidence: await latestEvidenceSummary(access.db, f.id) })));
   const observed = await flowObservations(access.db, rows.map((f) => f.id));
   const canRelease = hasPermission(access.operator.roles, PERMISSIONS.promotionRequest);

@@ -3,11 +3,10 @@ import { AutoRefresh } from "@/components/auto-refresh";
 import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { RecordsFilters } from "@/components/records-filters";
 import { RecordsTable } from "@/components/records-table";
-import { elicitationState } from "@/db/schema";
 import { pageAccess } from "@/lib/auth/page-guard";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { engineConfig } from "@/lib/elicitation/config";
-import { filterChoices, isStuck, listRecords, parseRecordFilters } from "@/lib/elicitation/record-queries";
+import { filterChoices, isStuck, listRecords, parseRecordFilters, RECORD_STATES } from "@/lib/elicitation/record-queries";
 import { isUnfinished } from "@/lib/elicitation/record-states";
 import { revokeFormAction } from "./actions";
 
@@ -19,6 +18,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   const f = parseRecordFilters(await searchParams);
   const [{ rows, next }, choices] = await Promise.all([listRecords(access.db, f), filterChoices(access.db)]);
   const timeout = engineConfig().formTimeoutMs;
+  // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: "now" is that request's time
   const now = Date.now();
   const data = rows.map((r) => ({
     id: r.id,
@@ -39,7 +39,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
       <AutoRefresh seconds={10} />
       <h1 className="text-2xl font-bold">Records</h1>
       <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">Field names, decisions and keywords only. Refreshes every 10 seconds.</p>
-      <RecordsFilters f={f} states={elicitationState.enumValues} flows={choices.flows} clients={choices.clients} />
+      <RecordsFilters f={f} states={RECORD_STATES} flows={choices.flows} clients={choices.clients} />
       <RecordsTable rows={data} revoke={revokeFormAction} canRevoke={hasPermission(access.operator.roles, PERMISSIONS.recordsRevoke)} />
       <nav aria-label="Pages" className="mt-3 flex gap-4">
         {f.after ? <Link className="underline" href={`/console/records?${new URLSearchParams(Object.entries({ ...f, after: "" }).filter(([, v]) => v) as [string, string][])}`}>First page</Link> : null}
