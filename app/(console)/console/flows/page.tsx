@@ -62,7 +62,7 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
             {withGates.filter(({ flow }) => flow.workflow === workflow).map(({ flow: f, gates, evidence }) => {
               const seen = observed.get(f.id) ?? [];
               return (
-                <li key={f.id} className="rounded border border-slate-300 p-3 dark:border-slate-700" data-flow={f.id}>
+                <li key={f.id} className="rounded border border-slate-300 p-3 dark:border-slate-700" data-flow={f.id} data-stage={f.stage}>
                   <p>
                     <strong className="font-mono text-sm">{f.id}</strong> <Badge className="ml-2">{f.stage}{f.stage === "canary" ? ` ${f.canaryPercent}%` : ""}</Badge>
                     {f.retestRequired ? <Badge tone="warn" className="ml-2">retest required</Badge> : null}
