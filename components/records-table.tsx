@@ -43,7 +43,7 @@ export function RecordsTable({ rows, revoke, canRevoke, url, sort, paging }: { r
         url={url}
         sort={sort}
         paging={paging}
-        rowState={(r) => r.state}
+        rowData={(r) => ({ state: r.state })}
         rowClassName={(r) => (r.stuck ? "bg-amber-50 dark:bg-amber-950" : "")}
         selection={{ state: selection, onChange: setSelection, canSelect: (row) => row.original.unfinished }}
       />

@@ -44,12 +44,19 @@ export interface DataTableProps<T> {
   sort?: TableSort;
   paging?: TablePaging;
   rowClassName?: (row: T) => string;
-  rowState?: (row: T) => string;
+  /** data-* attributes of a row (e.g. { state } becomes data-state), for tests and styling hooks. */
+  rowData?: (row: T) => Readonly<Record<string, string>>;
+  /** A caption for screen readers (visually hidden). */
+  caption?: string;
   selection?: { state: RowSelectionState; onChange: OnChangeFn<RowSelectionState>; canSelect: (row: Row<T>) => boolean };
   className?: string;
 }
 
-export function DataTable<T>({ columns, rows, getRowId, label, testId, empty, url, sort, paging, rowClassName, rowState, selection, className = "" }: DataTableProps<T>) {
+function dataAttributes(data: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(data ?? {}).map(([k, v]) => [`data-${k}`, v]));
+}
+
+export function DataTable<T>({ columns, rows, getRowId, label, testId, empty, url, sort, paging, rowClassName, rowData, caption, selection, className = "" }: DataTableProps<T>) {
   const table = useReactTable({
     data: rows,
     columns,
@@ -66,6 +73,7 @@ export function DataTable<T>({ columns, rows, getRowId, label, testId, empty, ur
     <>
       <ScrollRegion label={label} className={className}>
         <table className="w-full text-left text-sm" data-testid={testId}>
+          {caption ? <caption className="sr-only">{caption}</caption> : null}
           <thead>
             {table.getHeaderGroups().map((hg) => (
               <tr key={hg.id} className="border-b border-slate-300 dark:border-slate-700">
@@ -91,7 +99,7 @@ export function DataTable<T>({ columns, rows, getRowId, label, testId, empty, ur
           </thead>
           <tbody>
             {table.getRowModel().rows.map((row) => (
-              <tr key={row.id} className={`border-b border-slate-100 align-top dark:border-slate-900 ${rowClassName?.(row.original) ?? ""}`} data-state={rowState?.(row.original)}>
+              <tr key={row.id} className={`border-b border-slate-100 align-top dark:border-slate-900 ${rowClassName?.(row.original) ?? ""}`} {...dataAttributes(rowData?.(row.original))}>
                 {row.getVisibleCells().map((cell) => (
                   <td key={cell.id} className={`px-2 py-1 ${cell.column.columnDef.meta?.className ?? ""}`}>
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
