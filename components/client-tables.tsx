@@ -33,17 +33,29 @@ const share = (n: number, d: number) => (d ? `${Math.round((100 * n) / d)}%` : "
 const mono = { className: "font-mono text-xs" };
 const num = { className: "tabular-nums" };
 
+interface ProfilesMeta {
+  remove?: (prev: RemoveResult, form: FormData) => Promise<RemoveResult>;
+}
+
+const profileColumns: ColumnDef<ProfileRow, unknown>[] = [
+  { accessorKey: "clientId", header: "OAuth client id", meta: mono },
+  { accessorKey: "profileId", header: "Profile", meta: mono },
+  { accessorKey: "displayName", header: "Display name" },
+  { accessorKey: "createdBy", header: "Mapped by", meta: { className: "text-xs" } },
+  { id: "state", header: "State", cell: ({ row }) => (row.original.disabledAt ? `unmapped ${row.original.disabledAt.toISOString().slice(0, 16)}` : "active"), meta: { className: "text-xs" } },
+  {
+    id: "action",
+    header: "Action",
+    cell: ({ row, table }) => {
+      const { remove } = table.options.meta as ProfilesMeta;
+      return row.original.disabledAt || !remove ? null : <RemoveClientProfileForm clientId={row.original.clientId} action={remove} />;
+    },
+  },
+];
+
 /** Client id to profile mappings; the Action column only for those who may change them. */
-export function ClientProfilesTable({ rows, remove }: { rows: ProfileRow[]; remove?: (prev: RemoveResult, form: FormData) => Promise<RemoveResult> }) {
-  const columns: ColumnDef<ProfileRow, unknown>[] = [
-    { accessorKey: "clientId", header: "OAuth client id", meta: mono },
-    { accessorKey: "profileId", header: "Profile", meta: mono },
-    { accessorKey: "displayName", header: "Display name" },
-    { accessorKey: "createdBy", header: "Mapped by", meta: { className: "text-xs" } },
-    { id: "state", header: "State", cell: ({ row }) => (row.original.disabledAt ? `unmapped ${row.original.disabledAt.toISOString().slice(0, 16)}` : "active"), meta: { className: "text-xs" } },
-    ...(remove ? [{ id: "action", header: "Action", cell: ({ row }) => (row.original.disabledAt ? null : <RemoveClientProfileForm clientId={row.original.clientId} action={remove} />) } satisfies ColumnDef<ProfileRow, unknown>] : []),
-  ];
-  return <DataTable columns={columns} rows={rows} getRowId={(r) => r.clientId} label="Client profiles table" testId="client-profiles-table" empty="No client is mapped to a profile yet." className="mt-2" />;
+export function ClientProfilesTable({ rows, remove }: { rows: ProfileRow[] } & ProfilesMeta) {
+  return <DataTable columns={profileColumns} rows={rows} getRowId={(r) => r.clientId} label="Client profiles table" testId="client-profiles-table" empty="No client is mapped to a profile yet." meta={{ remove } satisfies ProfilesMeta} hiddenColumns={remove ? [] : ["action"]} className="mt-2" />;
 }
 
 const observedColumns: ColumnDef<ObservedClientRow, unknown>[] = [

@@ -9,6 +9,11 @@ import { tableHref, type TableUrl } from "./table-url";
 // cut to one keyset page (every page costs the same at any depth, see docs/PERFORMANCE.md), and all
 // of that state lives in the URL, so every view is a link. This component only renders: headers
 // (a sortable header is a link that flips the order), rows, and the pager.
+//
+// Column definitions must be stable (module level or memoised): flexRender renders a cell function
+// as a React component, so a column array rebuilt on every render remounts every cell and loses
+// the state inside it (a form's "Refused:" line). What a cell needs from the page (a server action,
+// the viewer's subject) comes through `meta`, which cells read as table.options.meta.
 
 declare module "@tanstack/react-table" {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -48,6 +53,10 @@ export interface DataTableProps<T> {
   rowData?: (row: T) => Readonly<Record<string, string>>;
   /** A caption for screen readers (visually hidden). */
   caption?: string;
+  /** Values the cells read from table.options.meta (server actions, the viewer's subject...). */
+  meta?: object;
+  /** Columns not shown (e.g. an Action column for a role that cannot act). */
+  hiddenColumns?: readonly string[];
   selection?: { state: RowSelectionState; onChange: OnChangeFn<RowSelectionState>; canSelect: (row: Row<T>) => boolean };
   className?: string;
 }
@@ -56,13 +65,14 @@ function dataAttributes(data: Readonly<Record<string, string>> | undefined): Rec
   return Object.fromEntries(Object.entries(data ?? {}).map(([k, v]) => [`data-${k}`, v]));
 }
 
-export function DataTable<T>({ columns, rows, getRowId, label, testId, empty, url, sort, paging, rowClassName, rowData, caption, selection, className = "" }: DataTableProps<T>) {
+export function DataTable<T>({ columns, rows, getRowId, label, testId, empty, url, sort, paging, rowClassName, rowData, caption, meta, hiddenColumns = [], selection, className = "" }: DataTableProps<T>) {
   const table = useReactTable({
     data: rows,
     columns,
     getRowId,
     getCoreRowModel: getCoreRowModel(),
-    state: selection ? { rowSelection: selection.state } : {},
+    meta,
+    state: { columnVisibility: Object.fromEntries(hiddenColumns.map((id) => [id, false])), ...(selection ? { rowSelection: selection.state } : {}) },
     onRowSelectionChange: selection?.onChange,
     enableRowSelection: selection?.canSelect ?? false,
     manualPagination: true,

@@ -9,8 +9,6 @@ import { addUpstreamFormAction, removeUpstreamFormAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
-const OUTCOMES = ["completed", "declined", "cancelled", "validation_failed", "not_sent", "failed", "timed_out"] as const;
-
 export default async function UpstreamsPage() {
   const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "upstreams" }, "/console/upstreams");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
@@ -24,7 +22,6 @@ export default async function UpstreamsPage() {
         MCP servers behind the gateway. Their tools appear to the listed tenants as <code>id__tool</code>; every elicitation they send is linted, routed, re-validated and recorded like our own. Health is this instance&apos;s last contact; outcomes come from the store (<code>not_sent</code> covers blocked and fallback).
       </p>
       <UpstreamsTable
-        outcomes={OUTCOMES}
         remove={canManage ? removeUpstreamFormAction : undefined}
         rows={rows.map((u) => {
           const h = health.get(u.id);
