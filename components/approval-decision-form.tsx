@@ -2,6 +2,10 @@
 
 import { useActionState } from "react";
 import type { ActionResult } from "@/lib/auth/action-result";
+import { Button } from "./ui/button";
+import { Field } from "./ui/field";
+import { Input } from "./ui/input";
+import { StatusLine } from "./ui/status-line";
 
 type Result = ActionResult<{ state: string }> | null;
 
@@ -10,15 +14,16 @@ export function ApprovalDecisionForm({ id, action }: { id: string; action: (prev
   return (
     <form action={formAction} className="flex flex-wrap items-end gap-2" aria-label={`Decide ${id}`}>
       <input type="hidden" name="id" value={id} />
-      <label className="grid gap-1 text-sm">
-        <span>Reason</span>
-        <input name="reason" required minLength={3} maxLength={200} className="rounded border border-slate-400 bg-white p-1 dark:bg-slate-900" />
-      </label>
-      <button name="decision" value="approve" disabled={pending || result?.ok} className="rounded bg-green-800 px-3 py-1 text-white">Approve</button>
-      <button name="decision" value="reject" disabled={pending || result?.ok} className="rounded border border-slate-500 px-3 py-1">Reject</button>
-      <span role="status" aria-live="polite" className={result && !result.ok ? "text-red-800 dark:text-red-300" : ""}>
-        {result ? (result.ok ? `Done: ${result.data.state}.` : `Refused: ${result.error}`) : ""}
-      </span>
+      <Field label="Reason">
+        <Input name="reason" required minLength={3} maxLength={200} />
+      </Field>
+      <Button tone="success" name="decision" value="approve" disabled={pending || result?.ok}>
+        Approve
+      </Button>
+      <Button name="decision" value="reject" disabled={pending || result?.ok}>
+        Reject
+      </Button>
+      <StatusLine as="span" result={result} done={(d) => `Done: ${d.state}.`} />
     </form>
   );
 }

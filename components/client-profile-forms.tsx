@@ -2,6 +2,10 @@
 
 import { useActionState, useState } from "react";
 import type { ActionResult } from "@/lib/auth/action-result";
+import { Button } from "./ui/button";
+import { Field } from "./ui/field";
+import { Input } from "./ui/input";
+import { StatusLine } from "./ui/status-line";
 
 type SetResult = ActionResult<{ clientId: string; profileId: string }> | null;
 type RemoveResult = ActionResult<{ clientId: string }> | null;
@@ -12,25 +16,22 @@ export function SetClientProfileForm({ action }: { action: (prev: SetResult, for
   const [clientId, setClientId] = useState("");
   const [profileId, setProfileId] = useState("");
   const [displayName, setDisplayName] = useState("");
-  const field = "rounded border border-slate-400 bg-white p-1 text-sm dark:bg-slate-900";
   return (
     <form action={formAction} className="flex flex-wrap items-end gap-2" aria-label="Map a client id to a profile">
-      <label className="grid gap-1 text-xs">
-        <span>OAuth client id</span>
-        <input name="clientId" required maxLength={200} value={clientId} onChange={(e) => setClientId(e.target.value)} className={`${field} font-mono`} />
-      </label>
-      <label className="grid gap-1 text-xs">
-        <span>Profile id</span>
-        <input name="profileId" required maxLength={63} pattern="[a-z0-9][a-z0-9\-]{0,62}" value={profileId} onChange={(e) => setProfileId(e.target.value)} className={`${field} font-mono`} />
-      </label>
-      <label className="grid gap-1 text-xs">
-        <span>Display name</span>
-        <input name="displayName" required maxLength={100} value={displayName} onChange={(e) => setDisplayName(e.target.value)} className={field} />
-      </label>
-      <button disabled={pending} className="rounded bg-blue-700 px-3 py-1 text-sm text-white">Save mapping</button>
-      <span role="status" aria-live="polite" className={`text-xs ${result && !result.ok ? "text-red-800 dark:text-red-300" : ""}`}>
-        {result ? (result.ok ? `${result.data.clientId} now belongs to ${result.data.profileId}.` : `Refused: ${[result.error, ...Object.values(result.fieldErrors ?? {}).flat()].join(": ")}`) : ""}
-      </span>
+      <Field label="OAuth client id" size="xs">
+        <Input size="sm" className="font-mono" name="clientId" required maxLength={200} value={clientId} onChange={(e) => setClientId(e.target.value)} />
+      </Field>
+      <Field label="Profile id" size="xs">
+        <Input size="sm" className="font-mono" name="profileId" required maxLength={63} pattern="[a-z0-9][a-z0-9\-]{0,62}" value={profileId} onChange={(e) => setProfileId(e.target.value)} />
+      </Field>
+      <Field label="Display name" size="xs">
+        <Input size="sm" name="displayName" required maxLength={100} value={displayName} onChange={(e) => setDisplayName(e.target.value)} />
+      </Field>
+      <Button tone="primary" disabled={pending} className="text-sm">
+        Save mapping
+      </Button>
+      {/* "bare": the profile rules' messages name their field themselves. */}
+      <StatusLine as="span" className="text-xs" fieldErrors="bare" result={result} done={(d) => `${d.clientId} now belongs to ${d.profileId}.`} />
     </form>
   );
 }
@@ -40,8 +41,10 @@ export function RemoveClientProfileForm({ clientId, action }: { clientId: string
   return (
     <form action={formAction} className="inline" aria-label={`Unmap ${clientId}`}>
       <input type="hidden" name="clientId" value={clientId} />
-      <button disabled={pending} className="rounded border border-slate-500 px-2 py-0.5 text-xs">Unmap</button>
-      <span role="status" aria-live="polite" className="ml-2 text-xs">{result && !result.ok ? `Refused: ${result.error}` : ""}</span>
+      <Button size="xs" disabled={pending}>
+        Unmap
+      </Button>
+      <StatusLine as="span" className="ml-2 text-xs" result={result} />
     </form>
   );
 }

@@ -2,6 +2,9 @@
 
 import { useActionState } from "react";
 import type { ActionResult } from "@/lib/auth/action-result";
+import { Button } from "./ui/button";
+import { Input } from "./ui/input";
+import { StatusLine } from "./ui/status-line";
 
 type Result = ActionResult<{ ended: number }> | null;
 
@@ -13,12 +16,12 @@ export function EndSessionsForm({ subject, action }: { subject: string; action: 
       <input type="hidden" name="subject" value={subject} />
       <label className="text-xs">
         <span className="sr-only">Reason for ending the sessions of {subject}</span>
-        <input name="reason" required minLength={3} maxLength={200} placeholder="Reason" className="rounded border border-slate-400 bg-white p-1 dark:bg-slate-900" />
+        <Input name="reason" required minLength={3} maxLength={200} placeholder="Reason" />
       </label>
-      <button disabled={pending} className="rounded border border-red-700 px-2 py-0.5 text-xs text-red-800 dark:text-red-300">End sessions</button>
-      <span role="status" aria-live="polite" className="text-xs" data-testid="end-sessions-result">
-        {result ? (result.ok ? `Ended ${result.data.ended} session(s).` : `Refused: ${result.error}`) : ""}
-      </span>
+      <Button tone="dangerOutline" size="xs" disabled={pending}>
+        End sessions
+      </Button>
+      <StatusLine as="span" className="text-xs" testId="end-sessions-result" result={result} done={(d) => `Ended ${d.ended} session(s).`} />
     </form>
   );
 }

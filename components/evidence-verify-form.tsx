@@ -1,6 +1,8 @@
 "use client";
 
 import { useState } from "react";
+import { Button } from "./ui/button";
+import { Field } from "./ui/field";
 
 type Report = { ok: true; count: number; keyFingerprint: string } | { ok: false; problem: string; count: number };
 
@@ -30,13 +32,12 @@ export function EvidenceVerifyForm() {
         }
       }}
     >
-      <label className="grid gap-1 text-sm">
-        <span>Evidence archive (.tar, as downloaded)</span>
+      <Field label="Evidence archive (.tar, as downloaded)">
         <input type="file" name="archive" accept=".tar,application/x-tar" required />
-      </label>
-      <button disabled={busy} className="w-fit rounded border border-slate-500 px-3 py-1">
+      </Field>
+      <Button disabled={busy} className="w-fit">
         Verify
-      </button>
+      </Button>
       <p role="status" aria-live="polite" data-testid="verify-result">
         {report === null ? "" : "error" in report ? `Error: ${report.error}` : report.ok ? `Intact: ${report.count} entries, signed by this deployment's key ${report.keyFingerprint}.` : `Broken: ${report.problem}`}
       </p>

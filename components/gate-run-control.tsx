@@ -2,6 +2,8 @@
 
 import { useActionState } from "react";
 import type { ActionResult } from "@/lib/auth/action-result";
+import { Button } from "./ui/button";
+import { StatusLine } from "./ui/status-line";
 
 type Result = ActionResult<{ message: string }> | null;
 
@@ -12,10 +14,10 @@ export function GateRunControl({ flowId, action }: { flowId: string; action: (pr
   return (
     <form action={formAction} className="flex flex-wrap items-center gap-2" aria-label={`Run gates for ${flowId}`}>
       <input type="hidden" name="flowId" value={flowId} />
-      <button disabled={pending} className="rounded border border-slate-500 px-2 py-1 text-xs">{pending ? "Running gates…" : "Run gates against this deployment"}</button>
-      <span role="status" aria-live="polite" className={`text-xs ${result && !result.ok ? "text-red-800 dark:text-red-300" : ""}`}>
-        {result ? (result.ok ? result.data.message : `Refused: ${result.error}`) : ""}
-      </span>
+      <Button size="sm" disabled={pending}>
+        {pending ? "Running gates…" : "Run gates against this deployment"}
+      </Button>
+      <StatusLine as="span" className="text-xs" result={result} done={(d) => d.message} />
     </form>
   );
 }

@@ -2,6 +2,10 @@
 
 import { useActionState, useState } from "react";
 import type { ActionResult } from "@/lib/auth/action-result";
+import { Button } from "./ui/button";
+import { CheckField, Field } from "./ui/field";
+import { Input, TextArea } from "./ui/input";
+import { StatusLine } from "./ui/status-line";
 
 type AddResult = ActionResult<{ origin: string; redirectUris: string[] }> | null;
 type DisableResult = ActionResult<{ origin: string }> | null;
@@ -14,21 +18,19 @@ export function AddOriginForm({ action }: { action: (prev: AddResult, form: Form
   const [accept, setAccept] = useState(false);
   return (
     <form action={formAction} className="grid max-w-xl gap-3" aria-label="Add or update an origin">
-      <label className="grid gap-1 text-sm">
-        <span>Exact redirect URIs (one per line, all on one origin)</span>
-        <textarea name="redirectUris" required rows={3} value={uris} onChange={(e) => setUris(e.target.value)} className="rounded border border-slate-400 bg-white p-1 font-mono text-sm dark:bg-slate-900" />
-      </label>
-      <label className="grid gap-1 text-sm">
-        <span>Note (optional)</span>
-        <input name="note" maxLength={200} value={note} onChange={(e) => setNote(e.target.value)} className="rounded border border-slate-400 bg-white p-1 dark:bg-slate-900" />
-      </label>
-      <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" name="acceptWarnings" checked={accept} onChange={(e) => setAccept(e.target.checked)} /> I have checked the host and accept the URL check&apos;s warnings
-      </label>
-      <button disabled={pending} className="w-fit rounded bg-blue-700 px-3 py-1 text-white">Add to allowlist</button>
-      <p role="status" aria-live="polite" data-testid="origin-result" className={result && !result.ok ? "text-red-800 dark:text-red-300" : ""}>
-        {result ? (result.ok ? `Allowed ${result.data.origin} with ${result.data.redirectUris.length} redirect URI(s).` : `Refused: ${result.error}`) : ""}
-      </p>
+      <Field label="Exact redirect URIs (one per line, all on one origin)">
+        <TextArea size="sm" className="font-mono" name="redirectUris" required rows={3} value={uris} onChange={(e) => setUris(e.target.value)} />
+      </Field>
+      <Field label="Note (optional)">
+        <Input name="note" maxLength={200} value={note} onChange={(e) => setNote(e.target.value)} />
+      </Field>
+      <CheckField label="I have checked the host and accept the URL check's warnings">
+        <input type="checkbox" name="acceptWarnings" checked={accept} onChange={(e) => setAccept(e.target.checked)} />
+      </CheckField>
+      <Button tone="primary" disabled={pending} className="w-fit">
+        Add to allowlist
+      </Button>
+      <StatusLine testId="origin-result" result={result} done={(d) => `Allowed ${d.origin} with ${d.redirectUris.length} redirect URI(s).`} />
     </form>
   );
 }
@@ -38,8 +40,10 @@ export function DisableOriginForm({ origin, action }: { origin: string; action: 
   return (
     <form action={formAction} className="inline" aria-label={`Remove ${origin}`}>
       <input type="hidden" name="origin" value={origin} />
-      <button disabled={pending} className="rounded border border-slate-500 px-2 py-0.5 text-xs">Remove</button>
-      <span role="status" aria-live="polite" className="ml-2 text-xs">{result && !result.ok ? `Refused: ${result.error}` : ""}</span>
+      <Button size="xs" disabled={pending}>
+        Remove
+      </Button>
+      <StatusLine as="span" className="ml-2 text-xs" result={result} />
     </form>
   );
 }

@@ -2,6 +2,7 @@
 
 import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
+import { Badge } from "./ui/badge";
 
 export interface RecordRow {
   id: string;
@@ -24,7 +25,7 @@ function age(s: number): string {
   return `${Math.round(s / 86_400)}d`;
 }
 
-export function getRecordColumns(): ColumnDef<RecordRow>[] {
+export function getRecordColumns(): ColumnDef<RecordRow, unknown>[] {
   return [
     {
       id: "select",
@@ -50,7 +51,7 @@ export function getRecordColumns(): ColumnDef<RecordRow>[] {
       cell: ({ row }) => (
         <span className="font-mono text-sm">
           {row.original.state}
-          {row.original.stuck ? <span className="ml-2 rounded bg-amber-200 px-1 text-xs text-amber-950">stuck</span> : null}
+          {row.original.stuck ? <Badge tone="stuck" className="ml-2">stuck</Badge> : null}
         </span>
       ),
     },

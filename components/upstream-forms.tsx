@@ -1,17 +1,21 @@
 "use client";
 
 import { useActionState, useState } from "react";
+import type { InputHTMLAttributes } from "react";
 import type { ActionResult } from "@/lib/auth/action-result";
+import { Button } from "./ui/button";
+import { Field } from "./ui/field";
+import { Input } from "./ui/input";
+import { Select } from "./ui/select";
+import { StatusLine } from "./ui/status-line";
 
 type Result = ActionResult<{ id: string }> | null;
-const field = "rounded border border-slate-400 bg-white p-1 text-sm dark:bg-slate-900";
 
-function Field({ name, label, value, set, ...rest }: { name: string; label: string; value: string; set: (v: string) => void } & React.InputHTMLAttributes<HTMLInputElement>) {
+function TextField({ name, label, value, set, ...rest }: { name: string; label: string; value: string; set: (v: string) => void } & Omit<InputHTMLAttributes<HTMLInputElement>, "size">) {
   return (
-    <label className="grid gap-1 text-xs">
-      <span>{label}</span>
-      <input name={name} value={value} onChange={(e) => set(e.target.value)} className={field} {...rest} />
-    </label>
+    <Field label={label} size="xs">
+      <Input size="sm" name={name} value={value} onChange={(e) => set(e.target.value)} {...rest} />
+    </Field>
   );
 }
 
@@ -22,30 +26,26 @@ export function AddUpstreamForm({ action }: { action: (prev: Result, form: FormD
   const set = (k: keyof typeof v) => (x: string) => setV({ ...v, [k]: x });
   return (
     <form action={formAction} className="flex flex-wrap items-end gap-2" aria-label="Add an upstream MCP server">
-      <Field name="id" label="Id (letters, digits)" value={v.id} set={set("id")} required maxLength={24} pattern="[a-z][a-z0-9]{1,23}" />
-      <Field name="displayName" label="Display name" value={v.displayName} set={set("displayName")} required maxLength={100} />
-      <Field name="url" label="Streamable HTTP URL" value={v.url} set={set("url")} required maxLength={2048} type="url" />
-      <Field name="tenants" label="Tenants (comma-separated)" value={v.tenants} set={set("tenants")} required />
-      <Field name="exposedTools" label="Exposed tools (* for all)" value={v.exposedTools} set={set("exposedTools")} required />
-      <Field name="urlOrigins" label="URL-mode origins (https://...)" value={v.urlOrigins} set={set("urlOrigins")} />
-      <label className="grid gap-1 text-xs">
-        <span>Gateway credential</span>
-        <select name="authKind" value={v.authKind} onChange={(e) => set("authKind")(e.target.value)} className={field}>
-          <option value="none">none</option>
-          <option value="header">header from a configured secret</option>
-        </select>
-      </label>
+      <TextField name="id" label="Id (letters, digits)" value={v.id} set={set("id")} required maxLength={24} pattern="[a-z][a-z0-9]{1,23}" />
+      <TextField name="displayName" label="Display name" value={v.displayName} set={set("displayName")} required maxLength={100} />
+      <TextField name="url" label="Streamable HTTP URL" value={v.url} set={set("url")} required maxLength={2048} type="url" />
+      <TextField name="tenants" label="Tenants (comma-separated)" value={v.tenants} set={set("tenants")} required />
+      <TextField name="exposedTools" label="Exposed tools (* for all)" value={v.exposedTools} set={set("exposedTools")} required />
+      <TextField name="urlOrigins" label="URL-mode origins (https://...)" value={v.urlOrigins} set={set("urlOrigins")} />
+      <Field label="Gateway credential" size="xs">
+        <Select size="sm" name="authKind" value={v.authKind} onChange={(e) => set("authKind")(e.target.value)} options={[{ value: "none", label: "none" }, { value: "header", label: "header from a configured secret" }]} />
+      </Field>
       {v.authKind === "header" ? (
         <>
-          <Field name="header" label="Header" value={v.header} set={set("header")} required />
-          <Field name="secretEnv" label="Variable (UPSTREAM_SECRET_...)" value={v.secretEnv} set={set("secretEnv")} required />
-          <Field name="prefix" label="Prefix" value={v.prefix} set={set("prefix")} />
+          <TextField name="header" label="Header" value={v.header} set={set("header")} required />
+          <TextField name="secretEnv" label="Variable (UPSTREAM_SECRET_...)" value={v.secretEnv} set={set("secretEnv")} required />
+          <TextField name="prefix" label="Prefix" value={v.prefix} set={set("prefix")} />
         </>
       ) : null}
-      <button disabled={pending} className="rounded bg-blue-700 px-3 py-1 text-sm text-white">Add upstream</button>
-      <span role="status" aria-live="polite" className={`text-xs ${result && !result.ok ? "text-red-800 dark:text-red-300" : ""}`}>
-        {result ? (result.ok ? `Added ${result.data.id}.` : `Refused: ${[result.error, ...Object.entries(result.fieldErrors ?? {}).map(([k, e]) => `${k}: ${e.join(", ")}`)].join("; ")}`) : ""}
-      </span>
+      <Button tone="primary" disabled={pending} className="text-sm">
+        Add upstream
+      </Button>
+      <StatusLine as="span" className="text-xs" result={result} done={(d) => `Added ${d.id}.`} />
     </form>
   );
 }
@@ -55,8 +55,10 @@ export function RemoveUpstreamForm({ id, action }: { id: string; action: (prev: 
   return (
     <form action={formAction} className="inline" aria-label={`Remove upstream ${id}`}>
       <input type="hidden" name="id" value={id} />
-      <button disabled={pending} className="rounded border border-slate-500 px-2 py-0.5 text-xs">Remove</button>
-      <span role="status" aria-live="polite" className="ml-2 text-xs">{result && !result.ok ? `Refused: ${result.error}` : ""}</span>
+      <Button size="xs" disabled={pending}>
+        Remove
+      </Button>
+      <StatusLine as="span" className="ml-2 text-xs" result={result} />
     </form>
   );
 }

@@ -2,6 +2,10 @@
 
 import { useActionState } from "react";
 import type { ActionResult } from "@/lib/auth/action-result";
+import { Button } from "./ui/button";
+import { Field } from "./ui/field";
+import { Input } from "./ui/input";
+import { StatusLine } from "./ui/status-line";
 
 type Result = ActionResult<{ message: string }> | null;
 
@@ -12,14 +16,13 @@ export function WorkflowRollbackForm({ workflow, action }: { workflow: string; a
   return (
     <form action={formAction} className="flex flex-wrap items-end gap-2" aria-label={`Roll back ${workflow} for every client`}>
       <input type="hidden" name="workflow" value={workflow} />
-      <label className="grid gap-1 text-xs">
-        <span>Reason</span>
-        <input name="reason" required minLength={3} maxLength={200} className="rounded border border-slate-400 bg-white p-1 text-sm dark:bg-slate-900" />
-      </label>
-      <button disabled={pending} className="rounded bg-red-700 px-2 py-1 text-xs text-white">Roll back for every client</button>
-      <span role="status" aria-live="polite" className={`text-xs ${result && !result.ok ? "text-red-800 dark:text-red-300" : ""}`}>
-        {result ? (result.ok ? result.data.message : `Refused: ${result.error}`) : ""}
-      </span>
+      <Field label="Reason" size="xs">
+        <Input size="sm" name="reason" required minLength={3} maxLength={200} />
+      </Field>
+      <Button tone="danger" size="sm" disabled={pending}>
+        Roll back for every client
+      </Button>
+      <StatusLine as="span" className="text-xs" result={result} done={(d) => d.message} />
     </form>
   );
 }

@@ -28,12 +28,6 @@ export const recordFilterSchema = z.object({
 
 export type RecordFilters = z.infer<typeof recordFilterSchema>;
 
-export function parseRecordFilters(params: Record<string, string | string[] | undefined>): RecordFilters {
-  const flat = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]).filter(([, v]) => v !== undefined && v !== ""));
-  const parsed = recordFilterSchema.safeParse(flat);
-  return parsed.success ? parsed.data : { sort: "newest" };
-}
-
 export async function listRecords(db: Db, f: RecordFilters, limit = PAGE_SIZE): Promise<{ rows: ElicitationRecord[]; next: string | null }> {
   const conds: SQL[] = [];
   if (f.state) conds.push(eq(elicitationRecords.state, f.state));

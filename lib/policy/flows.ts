@@ -4,7 +4,7 @@
 // seen for the first time enters at FLOW_NEW_STAGE (off by default) with an audit entry, and needs
 // gate evidence before promotion. Cohort membership is a stable hash of subject and flow.
 import { createHash } from "node:crypto";
-import { asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { flows, type Flow } from "@/db/schema";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
@@ -27,11 +27,6 @@ export interface InitialFingerprint {
 export async function findFlow(db: DbOrTx, flowId: string): Promise<Flow | undefined> {
   const [row] = await db.select().from(flows).where(eq(flows.id, flowId)).limit(1);
   return row;
-}
-
-/** Every flow, grouped by workflow then profile: the console's flows page. */
-export async function listFlows(db: DbOrTx): Promise<Flow[]> {
-  return db.select().from(flows).orderBy(asc(flows.workflow), asc(flows.profileId));
 }
 
 /** The flow for a workflow and a (verified) profile, created at FLOW_NEW_STAGE on first use. */

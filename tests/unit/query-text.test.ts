@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { queryText, queryTextSchema } from "@/lib/http/params";
-import { parseRecordFilters } from "@/lib/elicitation/record-queries";
+import { recordFilterSchema } from "@/lib/elicitation/record-queries";
+import { parseSearchParams } from "@/lib/http/search-params";
 import { killSwitchReason } from "@/lib/policy/kill-switch";
 
 // Free text that reaches a PostgreSQL text comparison or column: NUL makes the query fail with a
@@ -26,9 +27,9 @@ describe("free text from a request", () => {
     expect(queryTextSchema(5).safeParse("abcdef").success).toBe(false);
   });
 
-  it("the records page drops a filter set carrying NUL instead of querying with it", () => {
-    expect(parseRecordFilters({ client: "\u0000", flow: "x" })).toEqual({ sort: "newest" });
-    expect(parseRecordFilters({ client: "Claude", flow: "generate_report:claude-code" })).toMatchObject({ client: "Claude", flow: "generate_report:claude-code" });
+  it("the records page refuses a filter carrying NUL instead of querying with it, and says so", () => {
+    expect(parseSearchParams(recordFilterSchema, { client: "\u0000", flow: "x" })).toEqual({ ok: false, data: { sort: "newest", flow: "x" }, fieldErrors: { client: ["control characters are not allowed"] } });
+    expect(parseSearchParams(recordFilterSchema, { client: "Claude", flow: "generate_report:claude-code" })).toMatchObject({ ok: true, data: { client: "Claude", flow: "generate_report:claude-code" } });
     expect(z.object({ a: queryTextSchema() }).safeParse({ a: "ok" }).success).toBe(true);
   });
 });

@@ -9,16 +9,18 @@ import { VolumeChart } from "@/components/volume-chart";
 import { dailyVolume, GROUP_CHOICES, healthByGroup, overviewQuery, PERIOD_CHOICES } from "@/lib/metrics/overview";
 import { MIN_GROUP } from "@/lib/metrics/prometheus";
 import Link from "next/link";
+import { RefusedLine } from "@/components/ui/status-line";
+import { describeRefusal, parseSearchParams } from "@/lib/http/search-params";
 import { killSwitchImpact } from "@/lib/policy/kill-switch-impact";
 import { killSwitchFormAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
-export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "overview" }, "/console");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
-  const parsed = overviewQuery.safeParse(await searchParams);
-  const q = parsed.success ? parsed.data : overviewQuery.parse({});
+  const parsed = parseSearchParams(overviewQuery, await searchParams);
+  const q = parsed.data;
   const [counts, health, volume, impact] = await Promise.all([storeCounts(access.db), healthByGroup(access.db, q), dailyVolume(access.db, q), killSwitchImpact(access.db)]);
   const link = (change: Partial<typeof q>) => `/console?${new URLSearchParams({ ...q, ...change })}`;
   return (
@@ -33,6 +35,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       </dl>
       <section aria-labelledby="health-heading" className="mt-8">
         <h2 id="health-heading" className="text-xl font-semibold">Health</h2>
+        {parsed.ok ? null : <RefusedLine message={describeRefusal(parsed.fieldErrors)} />}
         <nav aria-label="Period and grouping" className="mt-2 flex flex-wrap gap-4 text-sm">
           {([["Period", "period", PERIOD_CHOICES], ["By", "by", GROUP_CHOICES]] as const).map(([label, key, choices]) => (
             <span key={key}>

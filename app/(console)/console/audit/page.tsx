@@ -1,101 +1,62 @@
-import { ScrollRegion } from "@/components/scroll-region";
-import Link from "next/link";
+import { AuditTable } from "@/components/audit-table";
 import { EvidenceVerifyForm } from "@/components/evidence-verify-form";
 import { ForbiddenNotice } from "@/components/forbidden-notice";
-import { AUDIT_ACTIONS, isAuditAction } from "@/lib/audit/actions";
-import { listAudit } from "@/lib/audit/queries";
+import { buttonClass } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { FilterBar } from "@/components/ui/filter-bar";
+import { Input } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
+import { RefusedLine } from "@/components/ui/status-line";
+import { AUDIT_PAGE_SIZE, auditPageQuery, listAudit } from "@/lib/audit/queries";
 import { pageAccess } from "@/lib/auth/page-guard";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
-import { one, queryText, safeWholeNumber } from "@/lib/http/params";
+import { describeRefusal, parseSearchParams } from "@/lib/http/search-params";
 
 export const dynamic = "force-dynamic";
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const access = await pageAccess(PERMISSIONS.auditRead, { type: "console", id: "audit" }, "/console/audit");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
-  const sp = await searchParams;
-  const rawAction = one(sp.action);
-  const action = rawAction && isAuditAction(rawAction) ? rawAction : undefined;
-  // A filter naming no action this product writes matches nothing (the list says so), never everything.
-  const unknownAction = Boolean(rawAction) && !action;
-  const actor = queryText(one(sp.actor));
-  const before = safeWholeNumber(one(sp.before));
-  const rows = unknownAction ? [] : await listAudit(access.db, { action, actorId: actor, beforeSeq: before, limit: 100 });
+  const parsed = parseSearchParams(auditPageQuery, await searchParams);
+  const { action, actor, before } = parsed.data;
+  const rows = await listAudit(access.db, { action, actorId: actor, beforeSeq: before, limit: AUDIT_PAGE_SIZE });
   const last = rows[rows.length - 1];
-  const next = rows.length === 100 && last ? `/console/audit?${new URLSearchParams({ ...(action ? { action } : {}), ...(actor ? { actor } : {}), before: String(last.seq) })}` : null;
+  const url = { path: "/console/audit", params: { action, actor } };
+  const entries = rows.map(({ seq, ts, actorType, actorId, action, targetType, targetId, detail, hash }) => ({ seq, ts, actorType, actorId, action, targetType, targetId, detail, hash }));
   const canExport = hasPermission(access.operator.roles, PERMISSIONS.auditExport);
   return (
     <main id="main">
       <h1 className="text-2xl font-bold">Audit log</h1>
       <p className="text-sm text-slate-700 dark:text-slate-300">Append-only and hash-chained; names, keywords and hashes only.</p>
-      <form method="get" className="mt-4 flex flex-wrap items-end gap-3" aria-label="Filter the audit log">
-        <label className="grid gap-1 text-sm">
-          <span>Action (resource.verb)</span>
-          <input name="action" defaultValue={action ?? ""} className="rounded border border-slate-400 bg-white p-1 dark:bg-slate-900" />
-        </label>
-        <label className="grid gap-1 text-sm">
-          <span>Actor</span>
-          <input name="actor" defaultValue={actor ?? ""} className="rounded border border-slate-400 bg-white p-1 dark:bg-slate-900" />
-        </label>
-        <button className="rounded border border-slate-500 px-3 py-1">Apply</button>
-        {action || actor || unknownAction ? <Link className="underline" href="/console/audit">Clear filters</Link> : null}
-      </form>
-      {unknownAction ? (
-        <p role="status" className="mt-2 text-sm">
-          No audit action has that name: the list is empty. Actions are written resource.verb, for example {AUDIT_ACTIONS.accessDenied}.
-        </p>
-      ) : null}
-      <ScrollRegion label="Audit log entries" className="mt-4">
-        <table className="w-full text-left text-sm" data-testid="audit-table">
-          <thead>
-            <tr className="border-b border-slate-300 dark:border-slate-700">
-              {["Seq", "Time", "Actor", "Action", "Target", "Detail", "Hash"].map((h) => (
-                <th key={h} scope="col" className="px-2 py-1">{h}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((e) => (
-              <tr key={e.seq} className="border-b border-slate-100 align-top dark:border-slate-900">
-                <td className="px-2 py-1 tabular-nums">{e.seq}</td>
-                <td className="px-2 py-1 font-mono text-xs">{e.ts.toISOString()}</td>
-                <td className="px-2 py-1">{e.actorType} <span className="font-mono text-xs">{e.actorId}</span></td>
-                <td className="px-2 py-1 font-mono text-xs">{e.action}</td>
-                <td className="max-w-xs px-2 py-1 font-mono text-xs break-all">{e.targetType}:{e.targetId}</td>
-                <td className="px-2 py-1 font-mono text-xs break-all">{JSON.stringify(e.detail)}</td>
-                <td className="px-2 py-1 font-mono text-xs" title={e.hash}>{e.hash.slice(0, 12)}…</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
-      {next ? (
-        <p className="mt-2">
-          <Link className="underline" href={next}>Older entries</Link>
-        </p>
-      ) : null}
+      {parsed.ok ? null : <RefusedLine message={describeRefusal(parsed.fieldErrors)} />}
+      <div className="mt-4">
+        <FilterBar
+          url={url}
+          label="Filter the audit log"
+          clearLabel="Clear filters"
+          filters={[
+            { kind: "text", name: "action", label: "Action (resource.verb)", maxLength: 81 },
+            { kind: "text", name: "actor", label: "Actor" },
+          ]}
+        />
+      </div>
+      <AuditTable rows={entries} url={url} paging={{ param: "before", current: before === undefined ? undefined : String(before), next: rows.length === AUDIT_PAGE_SIZE && last ? String(last.seq) : null, nextLabel: "Older entries" }} />
       <div className="mt-8 grid gap-8 md:grid-cols-2">
         <section aria-labelledby="export-heading">
           <h2 id="export-heading" className="text-xl font-semibold">Export evidence</h2>
           <p className="text-sm">A tar of manifest.json (Ed25519-signed) and the data file, across all pages, streamed. Check it with <code>ctl audit verify</code> or below. The export is itself audited.</p>
           {canExport ? (
             <form method="get" action="/api/console/audit/export" className="mt-2 flex flex-wrap items-end gap-3" aria-label="Export evidence">
-              <label className="grid gap-1 text-sm">
-                <span>Format</span>
-                <select name="format" className="rounded border border-slate-400 bg-white p-1 dark:bg-slate-900">
-                  <option value="ndjson">NDJSON</option>
-                  <option value="csv">CSV</option>
-                </select>
-              </label>
-              <label className="grid gap-1 text-sm">
-                <span>From (optional)</span>
-                <input type="date" name="from" className="rounded border border-slate-400 bg-white p-1 dark:bg-slate-900" />
-              </label>
-              <label className="grid gap-1 text-sm">
-                <span>To (optional)</span>
-                <input type="date" name="to" className="rounded border border-slate-400 bg-white p-1 dark:bg-slate-900" />
-              </label>
-              <button className="rounded bg-blue-700 px-3 py-1 text-white">Download export</button>
+              <Field label="Format">
+                <Select name="format" options={[{ value: "ndjson", label: "NDJSON" }, { value: "csv", label: "CSV" }]} />
+              </Field>
+              <Field label="From (optional)">
+                <Input type="date" name="from" />
+              </Field>
+              <Field label="To (optional)">
+                <Input type="date" name="to" />
+              </Field>
+              <button className={buttonClass("primary")}>Download export</button>
             </form>
           ) : (
             <p className="mt-2 text-sm">Only auditors and admins export evidence.</p>

@@ -2,35 +2,55 @@ import { FlowControls } from "@/components/flow-controls";
 import { GateEvidenceSummary } from "@/components/gate-evidence-summary";
 import { GateRunControl } from "@/components/gate-run-control";
 import { ForbiddenNotice } from "@/components/forbidden-notice";
+import { Badge, badgeClass, type BadgeTone } from "@/components/ui/badge";
+import { FilterBar } from "@/components/ui/filter-bar";
+import { RefusedLine } from "@/components/ui/status-line";
 import { WorkflowRollbackForm } from "@/components/workflow-rollback-form";
 import { pageAccess } from "@/lib/auth/page-guard";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { flowObservations } from "@/lib/policy/flow-observations";
-import { listFlows } from "@/lib/policy/flows";
 import { latestEvidenceSummary } from "@/lib/gates/evidence";
-import { gateStatus } from "@/lib/policy/gates";
+import { describeRefusal, parseSearchParams } from "@/lib/http/search-params";
+import { FLOW_STAGES, flowFilterChoices, flowFilterSchema, listFlows } from "@/lib/policy/flow-queries";
+import { gateStatus, type GateState } from "@/lib/policy/gates";
 import { flowFormAction, gateRunFormAction, workflowRollbackFormAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
-const BADGE: Record<string, string> = { passed: "bg-green-100 text-green-900", failed: "bg-red-100 text-red-900", missing: "bg-slate-200 text-slate-900", stale: "bg-amber-100 text-amber-950", unverified: "bg-red-100 text-red-900" };
+const GATE_TONE: Record<GateState["status"], BadgeTone> = { passed: "good", failed: "bad", missing: "neutral", stale: "warn", unverified: "bad" };
 
-export default async function FlowsPage() {
+export default async function FlowsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "flows" }, "/console/flows");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
-  const rows = await listFlows(access.db);
+  const parsed = parseSearchParams(flowFilterSchema, await searchParams);
+  const [rows, choices] = await Promise.all([listFlows(access.db, parsed.data), flowFilterChoices(access.db)]);
   const withGates = await Promise.all(rows.map(async (f) => ({ flow: f, gates: await gateStatus(access.db, f), evidence: await latestEvidenceSummary(access.db, f.id) })));
   const observed = await flowObservations(access.db, rows.map((f) => f.id));
   const canRelease = hasPermission(access.operator.roles, PERMISSIONS.promotionRequest);
   const canRollBack = hasPermission(access.operator.roles, PERMISSIONS.flowRollback);
   const workflows = [...new Set(rows.map((f) => f.workflow))];
+  const url = { path: "/console/flows", params: parsed.data };
   return (
     <main id="main">
       <h1 className="text-2xl font-bold">Flows</h1>
       <p className="text-sm text-slate-700 dark:text-slate-300">
         Each flow is a workflow for one client profile. The profile comes from the access token&apos;s verified client id (mapped on the Clients page; anything unmapped is <code>unregistered</code>), never from what a client calls itself. A new flow starts as the deployment&apos;s FLOW_NEW_STAGE says (off unless configured). Promotion from canary needs all five gates passing against the current version fingerprint, a releaser&apos;s request and a different approver; gates are checked again when it is applied.
       </p>
+      <div className="mt-4">
+        {parsed.ok ? null : <RefusedLine message={describeRefusal(parsed.fieldErrors)} />}
+        <FilterBar
+          url={url}
+          label="Filter flows"
+          clearLabel="Clear filters"
+          filters={[
+            { kind: "select", name: "stage", label: "Stage", options: FLOW_STAGES, any: "Any" },
+            { kind: "select", name: "workflow", label: "Workflow", options: choices.workflows, any: "Any" },
+            { kind: "select", name: "client", label: "Client profile", options: choices.clients, any: "Any" },
+          ]}
+        />
+      </div>
       <div data-testid="flows">
+      {rows.length === 0 ? <p className="mt-4">No flows match these filters.</p> : null}
       {workflows.map((workflow) => (
         <section key={workflow} className="mt-6" aria-labelledby={`wf-${workflow}`}>
           <h2 id={`wf-${workflow}`} className="text-lg font-semibold">
@@ -41,15 +61,15 @@ export default async function FlowsPage() {
             {withGates.filter(({ flow }) => flow.workflow === workflow).map(({ flow: f, gates, evidence }) => {
               const seen = observed.get(f.id) ?? [];
               return (
-                <li key={f.id} className="rounded border border-slate-300 p-3 dark:border-slate-700" data-flow={f.id}>
+                <li key={f.id} className="rounded border border-slate-300 p-3 dark:border-slate-700" data-flow={f.id} data-stage={f.stage}>
                   <p>
-                    <strong className="font-mono text-sm">{f.id}</strong> <span className="ml-2 rounded bg-slate-200 px-1 text-xs text-slate-900">{f.stage}{f.stage === "canary" ? ` ${f.canaryPercent}%` : ""}</span>
-                    {f.retestRequired ? <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-950">retest required</span> : null}
+                    <strong className="font-mono text-sm">{f.id}</strong> <Badge className="ml-2">{f.stage}{f.stage === "canary" ? ` ${f.canaryPercent}%` : ""}</Badge>
+                    {f.retestRequired ? <Badge tone="warn" className="ml-2">retest required</Badge> : null}
                   </p>
                   <p className="mt-1 font-mono text-xs" title={JSON.stringify(f.fingerprintInputs)}>fingerprint {f.fingerprint.slice(0, 16)}…</p>
                   <ul className="mt-1 flex flex-wrap gap-2 text-xs" aria-label="Gates">
                     {gates.map((g) => (
-                      <li key={g.gate} className={`rounded px-1 ${BADGE[g.status]}`} title={g.reason}>
+                      <li key={g.gate} className={badgeClass(GATE_TONE[g.status])} title={g.reason}>
                         {g.gate}: {g.status}
                       </li>
                     ))}
@@ -61,7 +81,7 @@ export default async function FlowsPage() {
                         {seen.map((o) => (
                           <li key={`${o.clientName}@${o.clientVersion}`}>
                             {o.clientName} <span className="font-mono">{o.clientVersion}</span>, {o.modes.join(" and ")}, {o.records} record(s), last {o.lastSeen.toISOString().slice(0, 10)}
-                            {o.newSinceLastGate ? <span className="ml-2 rounded bg-amber-100 px-1 text-amber-950">new since the last gate run</span> : null}
+                            {o.newSinceLastGate ? <Badge tone="warn" className="ml-2">new since the last gate run</Badge> : null}
                           </li>
                         ))}
                       </ul>
