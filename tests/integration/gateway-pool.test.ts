@@ -107,7 +107,11 @@ let resource: string;
 let n = 0;
 
 const calls = () => up.seen.filter((s) => s.method === "tools/call");
-const inits = () => up.seen.filter((s) => s.method === "initialize");
+/**
+ * Sessions opened for people. The revision probe (upstream-era.ts) opens one short session of its own
+ * on first contact and after a failed call, under the gateway's own identity: not a pooled session.
+ */
+const inits = () => up.seen.filter((s) => s.method === "initialize" && (!s.assertion || decodeJwt(s.assertion).sub !== "gateway"));
 const deletes = () => up.seen.filter((s) => s.httpMethod === "DELETE");
 const claims = (s: Seen) => decodeJwt(s.assertion!);
 /** Waits for the pool's asynchronous close (a DELETE) to reach the upstream: polled, no time limit. */
