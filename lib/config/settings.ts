@@ -103,6 +103,7 @@ export const SETTINGS = {
   CHROMIUM_PATH: setting({ kind: text(), default: "/usr/bin/chromium" }),
   GATES_ACCESS_TOKEN: optionalSetting({ kind: text({ max: 16_384 }), defaultText: "unset", secret: true }),
   GATES_LOG_FILE: optionalSetting({ kind: text(), defaultText: "unset" }),
+  GATES_ACCEPTED_TARGETS: setting({ kind: originList(), default: [], defaultText: "empty" }),
   GATES_TIMEOUT_BUDGET_SECONDS: setting({ kind: fractionalSeconds(DAY), default: 60 }),
   GATE_TEST_FAULTS: optionalSetting({ kind: text({ max: 200 }), defaultText: "unset" }),
   AUDIT_VERIFY_MAX_BYTES: setting({ kind: wholeNumber(1, Number.MAX_SAFE_INTEGER, "bytes"), default: 536_870_912 }),

@@ -88,6 +88,18 @@ describe("gate evidence is proof, not a claim", () => {
     expect(await applyPromotion(t.store.db, RELEASER, FLOW)).toEqual({ flowId: FLOW, stage: "promoted" });
   });
 
+  it("evidence from a run against another deployment counts only when that target is accepted (GATES_ACCEPTED_TARGETS)", async () => {
+    await recordGateEvidence(t.store.db, FLOW, RELEASER, { target: "https://friendly-build.example" });
+    expect((await statuses()).contract).toMatchObject({ status: "unverified", reason: "the gates ran against https://friendly-build.example, not this deployment or an accepted target (GATES_ACCEPTED_TARGETS)" });
+    process.env.GATES_ACCEPTED_TARGETS = "https://friendly-build.example";
+    try {
+      expect(Object.values(await statuses()).map((s) => s.status)).toEqual(GATES.map(() => "passed"));
+    } finally {
+      delete process.env.GATES_ACCEPTED_TARGETS;
+    }
+    expect((await statuses()).contract!.status).toBe("unverified");
+  });
+
   it("ctl has no way to record a gate result by hand", async () => {
     const runsBefore = (await t.store.db.select().from(gateRuns)).length;
     for (const args of [
