@@ -13,6 +13,8 @@ import { lintSchemaCommand } from "./commands/lint-command";
 import { upstreamsCommand } from "./commands/upstreams-command";
 import { configCommand } from "./commands/config-command";
 import { assertConfig } from "@/lib/config/startup";
+import { runControlCommand } from "@/lib/controls/cli-command";
+import { cliControl } from "@/lib/controls/registry";
 import { UsageError } from "./errors";
 import { writeOut } from "./output";
 
@@ -78,6 +80,9 @@ export async function dispatch(argv: string[]): Promise<number> {
     writeOut(USAGE + "\n");
     return command ? 0 : 2;
   }
+  // A control declared with a command (lib/controls/registry.ts) needs no command file of its own.
+  const control = cliControl(command, rest[0]);
+  if (control) return runControlCommand(control, rest.slice(1));
   const run = COMMANDS[command];
   if (!run) throw new UsageError(`unknown command "${command}"; run "ctl help" for the list`);
   return run(rest);

@@ -6,13 +6,13 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { eq } from "drizzle-orm";
 import { flows } from "@/db/schema";
-import { AuthError, authorize } from "@/lib/auth/authorize";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { loadSigner } from "@/lib/audit/signing";
 import { appUrl } from "@/lib/auth/oidc-config";
 import type { GateTarget } from "@/lib/gates/target";
 import { GATES, gateStatus, recordGateRun, type Gate } from "@/lib/policy/gates";
 import { emit, parse } from "../args";
+import { authorizeCli } from "../as-operator";
 import { CliError, UsageError } from "../errors";
 import { proveOperator } from "../operator-proof";
 import { withStore } from "../store";
@@ -34,12 +34,7 @@ export async function gatesCommand(argv: string[]): Promise<number> {
       return 0;
     }
     const actor = subject!;
-    try {
-      await authorize(store.db, actor, PERMISSIONS.promotionRequest, { type: "flow", id: flow.id });
-    } catch (err) {
-      if (err instanceof AuthError) throw new CliError(`${actor} may not record gate evidence (${err.message})`);
-      throw err;
-    }
+    await authorizeCli(store.db, actor, PERMISSIONS.promotionRequest, { type: "flow", id: flow.id }, "record gate evidence");
     if (sub === "record") {
       if (!GATES.includes(values.gate as Gate) || values.passed === values.failed || !values.result) throw new UsageError(USAGE);
       const hash = createHash("sha256").update(fs.readFileSync(values.result)).digest("hex");

@@ -3,14 +3,14 @@ import Link from "next/link";
 import { EvidenceVerifyForm } from "@/components/evidence-verify-form";
 import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { listAudit } from "@/lib/audit/queries";
-import { pageAccess } from "@/lib/auth/page-guard";
+import { consolePageAccess } from "@/lib/console/page-access";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { one, queryText, safeWholeNumber } from "@/lib/http/params";
 
 export const dynamic = "force-dynamic";
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const access = await pageAccess(PERMISSIONS.auditRead, { type: "console", id: "audit" }, "/console/audit");
+  const access = await consolePageAccess("audit");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const sp = await searchParams;
   const rawAction = one(sp.action);

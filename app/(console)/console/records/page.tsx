@@ -4,7 +4,7 @@ import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { RecordsFilters } from "@/components/records-filters";
 import { RecordsTable } from "@/components/records-table";
 import { elicitationState } from "@/db/schema";
-import { pageAccess } from "@/lib/auth/page-guard";
+import { consolePageAccess } from "@/lib/console/page-access";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { engineConfig } from "@/lib/elicitation/config";
 import { filterChoices, isStuck, listRecords, parseRecordFilters } from "@/lib/elicitation/record-queries";
@@ -14,7 +14,7 @@ import { revokeFormAction } from "./actions";
 export const dynamic = "force-dynamic";
 
 export default async function RecordsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const access = await pageAccess(PERMISSIONS.recordsRead, { type: "console", id: "records" }, "/console/records");
+  const access = await consolePageAccess("records");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const f = parseRecordFilters(await searchParams);
   const [{ rows, next }, choices] = await Promise.all([listRecords(access.db, f), filterChoices(access.db)]);

@@ -1,7 +1,7 @@
 import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { ScrollRegion } from "@/components/scroll-region";
 import { AddUpstreamForm, RemoveUpstreamForm } from "@/components/upstream-forms";
-import { pageAccess } from "@/lib/auth/page-guard";
+import { consolePageAccess } from "@/lib/console/page-access";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { probeUpstreams, upstreamOutcomes } from "@/lib/gateway/queries";
 import { authOf, listUpstreams } from "@/lib/gateway/registry";
@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 const OUTCOMES = ["completed", "declined", "cancelled", "validation_failed", "not_sent", "failed", "timed_out"] as const;
 
 export default async function UpstreamsPage() {
-  const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "upstreams" }, "/console/upstreams");
+  const access = await consolePageAccess("upstreams");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const rows = await listUpstreams(access.db);
   const [health, outcomes] = await Promise.all([probeUpstreams(rows), upstreamOutcomes(access.db)]);
