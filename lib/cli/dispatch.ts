@@ -13,8 +13,8 @@ import { lintSchemaCommand } from "./commands/lint-command";
 import { upstreamsCommand } from "./commands/upstreams-command";
 import { configCommand } from "./commands/config-command";
 import { assertConfig } from "@/lib/config/startup";
-import { runControlCommand } from "@/lib/controls/cli-command";
-import { cliControl } from "@/lib/controls/registry";
+import { controlUsage, runControlCommand } from "@/lib/controls/cli-command";
+import { cliControl, REGISTERED_CONTROLS } from "@/lib/controls/registry";
 import { UsageError } from "./errors";
 import { writeOut } from "./output";
 
@@ -47,8 +47,14 @@ commands:
   config check [--json]       print the effective configuration (secrets masked); exit 1 on a problem
   serve [--port N]            serve the built app on the configured store
   demo [--port N]             migrate, seed when empty, and serve
+`;
+const EXIT_CODES = "Exit codes: 0 ok, 1 failure, 2 usage error or unreadable input.";
 
-Exit codes: 0 ok, 1 failure, 2 usage error or unreadable input.`;
+/** The command list, with the commands declared by controls (lib/controls/registry.ts) after it. */
+function usage(): string {
+  const declared = REGISTERED_CONTROLS.flatMap((c) => (c.cli ? [`  ${controlUsage(c.cli).slice("usage: ctl ".length)}\n                              ${c.cli.summary}\n`] : []));
+  return `${USAGE}${declared.join("")}\n${EXIT_CODES}`;
+}
 
 export const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   migrate: migrateCommand,
@@ -77,7 +83,7 @@ export const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
 export async function dispatch(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === "help" || command === "--help" || command === "-h") {
-    writeOut(USAGE + "\n");
+    writeOut(usage() + "\n");
     return command ? 0 : 2;
   }
   // A control declared with a command (lib/controls/registry.ts) needs no command file of its own.
