@@ -4,9 +4,10 @@
 // file: no wrapper, no route, no command of its own.
 import type { Role } from "@/lib/auth/permissions";
 import { hasPermission } from "@/lib/auth/permissions";
+import { pauseFlowControl } from "@/lib/policy/flow-pause";
 import type { AnyControl, ControlField } from "./control";
 
-export const REGISTERED_CONTROLS: readonly AnyControl[] = [];
+export const REGISTERED_CONTROLS: readonly AnyControl[] = [pauseFlowControl];
 
 const byName = new Map(REGISTERED_CONTROLS.map((c) => [c.name, c]));
 
