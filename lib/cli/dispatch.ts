@@ -16,6 +16,7 @@ import { assertConfig } from "@/lib/config/startup";
 import { controlUsage, runControlCommand } from "@/lib/controls/cli-command";
 import { cliControl, REGISTERED_CONTROLS } from "@/lib/controls/registry";
 import { UsageError } from "./errors";
+import { asksForHelp, commandHelp, ctlVersion } from "./help";
 import { writeOut } from "./output";
 
 const USAGE = `usage: ctl <command> [options]
@@ -85,6 +86,16 @@ export async function dispatch(argv: string[]): Promise<number> {
   if (!command || command === "help" || command === "--help" || command === "-h") {
     writeOut(usage() + "\n");
     return command ? 0 : 2;
+  }
+  if (command === "--version" || command === "-V") {
+    writeOut(ctlVersion() + "\n");
+    return 0;
+  }
+  if (asksForHelp(rest)) {
+    const help = Object.hasOwn(COMMANDS, command) || cliControl(command, rest[0]) ? commandHelp(command, rest[0]) : undefined;
+    if (!help) throw new UsageError(`unknown command "${command}"; run "ctl help" for the list`);
+    writeOut(help);
+    return 0;
   }
   // A control declared with a command (lib/controls/registry.ts) needs no command file of its own.
   const control = cliControl(command, rest[0]);

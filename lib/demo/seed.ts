@@ -64,6 +64,8 @@ export interface SeedOptions {
   appUrl?: string;
   now?: Date;
   seed?: number;
+  /** Called after each batch of records is written (for a progress display). */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export interface SeedSummary {
@@ -100,6 +102,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
         await tx.insert(elicitationRecords).values(batch.records);
         await tx.insert(elicitationEvents).values(batch.events);
         events += batch.events.length;
+        options.onProgress?.(i + 1, total);
         batch = { records: [], events: [] };
       }
     }

@@ -86,7 +86,7 @@ export const pauseFlowControl: OperatorControl<typeof pauseFlowInput, FlowPaused
   run: ({ db, operator, input }) => pauseFlow(db, operator.subject, input),
   cli: {
     command: ["flows", "pause"],
-    summary: "stop one flow for N minutes; it resumes by itself (releasers)",
+    summary: "stop one flow for N minutes; it resumes by itself (releasers and admins)",
     positional: { field: "flowId", name: "FLOW" },
     flags: { minutes: { field: "minutes", value: "N" }, reason: { field: "reason", value: "TEXT" } },
     human: (r) => `${r.flowId} ${r.message}`,
