@@ -14,7 +14,13 @@ export interface ShellSwitch {
   reason: string;
 }
 
-export function ConsoleShell({ user, switches, endSessionUrl, children }: { user: ShellUser; switches: ShellSwitch[]; endSessionUrl: string; children: ReactNode }) {
+export interface ShellLink {
+  href: string;
+  label: string;
+}
+
+// The links come from the console route registry (lib/console/routes.ts), passed in by the layout.
+export function ConsoleShell({ user, nav, switches, endSessionUrl, children }: { user: ShellUser; nav: ShellLink[]; switches: ShellSwitch[]; endSessionUrl: string; children: ReactNode }) {
   return (
     <div className="min-h-screen">
       <header className="border-b border-slate-200 dark:border-slate-800">
@@ -25,19 +31,9 @@ export function ConsoleShell({ user, switches, endSessionUrl, children }: { user
             </Link>
             <nav aria-label="Console">
               <ul className="flex gap-4 text-sm">
-                {[
-                  ["/console", "Overview"],
-                  ["/console/records", "Records"],
-                  ["/console/flows", "Flows"],
-                  ["/console/approvals", "Approvals"],
-                  ["/console/clients", "Clients"],
-                  ["/console/origins", "Origins"],
-                  ["/console/upstreams", "Upstreams"],
-                  ["/console/operators", "Operators"],
-                  ["/console/audit", "Audit"],
-                ].map(([href, label]) => (
+                {nav.map(({ href, label }) => (
                   <li key={href}>
-                    <Link className="underline-offset-4 hover:underline" href={href!}>
+                    <Link className="underline-offset-4 hover:underline" href={href}>
                       {label}
                     </Link>
                   </li>

@@ -36,6 +36,8 @@ export interface EvidenceRequest {
   to?: Date;
   signer: Signer;
   actor: { type: "operator" | "system"; id: string };
+  /** Called after each batch with the last seq written and the head seq the export stops at (for a progress display). */
+  onProgress?: (seq: number, headSeq: number) => void;
 }
 
 /** The archive's last three entries, exact bytes. */
@@ -90,6 +92,7 @@ export async function exportEvidence(req: EvidenceRequest, sink: EvidenceSink): 
       last = e;
     }
     count += entries.length;
+    req.onProgress?.(last?.seq ?? 0, headSeq);
     pending += format === "csv" ? stringify(entries.map(csvRecord)) : lines;
     if (pending.length >= PART_BYTES) await flush();
   }

@@ -3,7 +3,8 @@
 import { hasNoControlCharacters, NO_CONTROL_MESSAGE } from "@/lib/http/params";
 import { z } from "zod";
 import { endSessionsOf } from "./console-sessions";
-import type { OperatorActionSpec } from "./operator-action";
+import { AUDIT_ACTIONS } from "@/lib/audit/actions";
+import type { OperatorControl } from "@/lib/controls/control";
 import { PERMISSIONS } from "./permissions";
 
 export const endSessionsInput = z.object({
@@ -11,8 +12,11 @@ export const endSessionsInput = z.object({
   reason: z.string().trim().min(3, "a reason is required").max(200).refine(hasNoControlCharacters, NO_CONTROL_MESSAGE),
 });
 
-export const endSessionsAction: OperatorActionSpec<typeof endSessionsInput, { ended: number }> = {
+export const endSessionsAction: OperatorControl<typeof endSessionsInput, { ended: number }> = {
+  name: "end-sessions",
   permission: PERMISSIONS.operatorsManage,
+  audit: [AUDIT_ACTIONS.operatorSessionsEnded],
+  revalidate: ["/console/operators"],
   schema: endSessionsInput,
   target: (input) => ({ type: "operator", id: input.subject }),
   run: ({ db, operator, input }) => endSessionsOf(db, operator.subject, input.subject, input.reason),

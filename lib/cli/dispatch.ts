@@ -13,7 +13,10 @@ import { lintSchemaCommand } from "./commands/lint-command";
 import { upstreamsCommand } from "./commands/upstreams-command";
 import { configCommand } from "./commands/config-command";
 import { assertConfig } from "@/lib/config/startup";
+import { controlUsage, runControlCommand } from "@/lib/controls/cli-command";
+import { cliControl, REGISTERED_CONTROLS } from "@/lib/controls/registry";
 import { UsageError } from "./errors";
+import { asksForHelp, commandHelp, ctlVersion } from "./help";
 import { writeOut } from "./output";
 
 const USAGE = `usage: ctl <command> [options]
@@ -45,8 +48,14 @@ commands:
   config check [--json]       print the effective configuration (secrets masked); exit 1 on a problem
   serve [--port N]            serve the built app on the configured store
   demo [--port N]             migrate, seed when empty, and serve
+`;
+const EXIT_CODES = "Exit codes: 0 ok, 1 failure, 2 usage error or unreadable input.";
 
-Exit codes: 0 ok, 1 failure, 2 usage error or unreadable input.`;
+/** The command list, with the commands declared by controls (lib/controls/registry.ts) after it. */
+function usage(): string {
+  const declared = REGISTERED_CONTROLS.flatMap((c) => (c.cli ? [`  ${controlUsage(c.cli).slice("usage: ctl ".length)}\n                              ${c.cli.summary}\n`] : []));
+  return `${USAGE}${declared.join("")}\n${EXIT_CODES}`;
+}
 
 export const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   migrate: migrateCommand,
@@ -75,9 +84,22 @@ export const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
 export async function dispatch(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === "help" || command === "--help" || command === "-h") {
-    writeOut(USAGE + "\n");
+    writeOut(usage() + "\n");
     return command ? 0 : 2;
   }
+  if (command === "--version" || command === "-V") {
+    writeOut(ctlVersion() + "\n");
+    return 0;
+  }
+  if (asksForHelp(rest)) {
+    const help = Object.hasOwn(COMMANDS, command) || cliControl(command, rest[0]) ? commandHelp(command, rest[0]) : undefined;
+    if (!help) throw new UsageError(`unknown command "${command}"; run "ctl help" for the list`);
+    writeOut(help);
+    return 0;
+  }
+  // A control declared with a command (lib/controls/registry.ts) needs no command file of its own.
+  const control = cliControl(command, rest[0]);
+  if (control) return runControlCommand(control, rest.slice(1));
   const run = COMMANDS[command];
   if (!run) throw new UsageError(`unknown command "${command}"; run "ctl help" for the list`);
   return run(rest);

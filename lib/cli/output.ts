@@ -11,6 +11,11 @@ export function writeOut(text: string): void {
   else process.stdout.write(text);
 }
 
+/** True inside a command run for another process (its output is captured and sent back). */
+export function isCaptured(): boolean {
+  return capture.getStore() !== undefined;
+}
+
 export async function captured<T>(fn: () => Promise<T>): Promise<{ result: T; out: string }> {
   const sink = { out: [] as string[] };
   const result = await capture.run(sink, fn);

@@ -71,6 +71,8 @@ export interface SeedOptions {
    * the demo provider's secret is sealed for them. Defaults to this process's.
    */
   env?: Env;
+  /** Called after each batch of records is written (for a progress display). */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export interface SeedSummary {
@@ -107,6 +109,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
         await tx.insert(elicitationRecords).values(batch.records);
         await tx.insert(elicitationEvents).values(batch.events);
         events += batch.events.length;
+        options.onProgress?.(i + 1, total);
         batch = { records: [], events: [] };
       }
     }

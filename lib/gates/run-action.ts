@@ -3,7 +3,8 @@
 // permission on the server and audits a denial; the run audits its start before driving anything
 // and records every gate with its evidence in one transaction at the end.
 import { z } from "zod";
-import type { OperatorActionSpec } from "@/lib/auth/operator-action";
+import { AUDIT_ACTIONS } from "@/lib/audit/actions";
+import type { OperatorControl } from "@/lib/controls/control";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { loadSigner } from "@/lib/audit/signing";
 import { appUrl } from "@/lib/auth/oidc-config";
@@ -13,8 +14,10 @@ import { gateTargetFor } from "./target-from-settings";
 
 export const gateRunInput = z.object({ flowId: z.string().regex(FLOW_ID_PATTERN, "a flow id is workflow:profile") });
 
-export const gateRunAction: OperatorActionSpec<typeof gateRunInput, { message: string }> = {
+export const gateRunAction: OperatorControl<typeof gateRunInput, { message: string }> = {
+  name: "run-gates",
   permission: PERMISSIONS.promotionRequest,
+  audit: [AUDIT_ACTIONS.gateRunStarted, AUDIT_ACTIONS.gateRecorded],
   schema: gateRunInput,
   target: (input) => ({ type: "flow", id: input.flowId }),
   expected: [GateRunError],

@@ -1,10 +1,13 @@
 // Console specs for client profiles: admins map OAuth client ids to profiles and remove mappings.
-import type { OperatorActionSpec } from "@/lib/auth/operator-action";
+import { AUDIT_ACTIONS } from "@/lib/audit/actions";
+import type { OperatorControl } from "@/lib/controls/control";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { ClientProfileError, removeClientProfile, removeClientProfileInput, setClientProfile, setClientProfileInput } from "./client-profiles";
 
-export const setClientProfileAction: OperatorActionSpec<typeof setClientProfileInput, { clientId: string; profileId: string }> = {
+export const setClientProfileAction: OperatorControl<typeof setClientProfileInput, { clientId: string; profileId: string }> = {
+  name: "set-client-profile",
   permission: PERMISSIONS.clientProfilesManage,
+  audit: [AUDIT_ACTIONS.clientProfileSet],
   schema: setClientProfileInput,
   target: (input) => ({ type: "client_profile", id: input.clientId }),
   expected: [ClientProfileError],
@@ -14,8 +17,10 @@ export const setClientProfileAction: OperatorActionSpec<typeof setClientProfileI
   },
 };
 
-export const removeClientProfileAction: OperatorActionSpec<typeof removeClientProfileInput, { clientId: string }> = {
+export const removeClientProfileAction: OperatorControl<typeof removeClientProfileInput, { clientId: string }> = {
+  name: "remove-client-profile",
   permission: PERMISSIONS.clientProfilesManage,
+  audit: [AUDIT_ACTIONS.clientProfileRemoved],
   schema: removeClientProfileInput,
   target: (input) => ({ type: "client_profile", id: input.clientId }),
   expected: [ClientProfileError],

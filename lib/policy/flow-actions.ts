@@ -1,6 +1,7 @@
 import { hasNoControlCharacters, NO_CONTROL_MESSAGE } from "@/lib/http/params";
 import { z } from "zod";
-import type { OperatorActionSpec } from "@/lib/auth/operator-action";
+import { AUDIT_ACTIONS } from "@/lib/audit/actions";
+import type { OperatorControl } from "@/lib/controls/control";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { applyPromotion, PromotionError, requestPromotion, rollbackFlow, rollbackWorkflow, setCanary } from "./promotion";
 import { PROFILE_ID_PATTERN, WORKFLOW_NAME_PATTERN } from "./profile-id";
@@ -16,9 +17,11 @@ export const flowActionInput = z.object({
   canaryPercent: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().regex(/^(0|[1-9][0-9]?|100)$/, "the canary share is a whole number from 0 to 100").transform(Number).optional()),
 });
 
-export const flowAction: OperatorActionSpec<typeof flowActionInput, { message: string }> = {
+export const flowAction: OperatorControl<typeof flowActionInput, { message: string }> = {
+  name: "flow-stage",
   // Releasers request, apply (after a different approver approved) and roll back.
   permission: PERMISSIONS.promotionRequest,
+  audit: [AUDIT_ACTIONS.flowPromotionRequested, AUDIT_ACTIONS.flowPromoted, AUDIT_ACTIONS.flowCanarySet, AUDIT_ACTIONS.flowRolledBack, AUDIT_ACTIONS.recordRevoked],
   schema: flowActionInput,
   target: (input) => ({ type: "flow", id: input.flowId }),
   expected: [PromotionError],
@@ -50,9 +53,11 @@ export const workflowRollbackInput = z.object({
   reason: z.string().trim().min(3, "a reason is required").max(200).refine(hasNoControlCharacters, NO_CONTROL_MESSAGE),
 });
 
-export const workflowRollbackAction: OperatorActionSpec<typeof workflowRollbackInput, { message: string }> = {
+export const workflowRollbackAction: OperatorControl<typeof workflowRollbackInput, { message: string }> = {
+  name: "rollback-workflow",
   // One decision for every client of a workflow: rolls back each of its flows.
   permission: PERMISSIONS.flowRollback,
+  audit: [AUDIT_ACTIONS.flowRolledBack, AUDIT_ACTIONS.recordRevoked],
   schema: workflowRollbackInput,
   target: (input) => ({ type: "workflow", id: input.workflow }),
   expected: [PromotionError],

@@ -1,7 +1,8 @@
 // Console and API specs for the kill switch: the permission, the input schema, the service call.
 import { z } from "zod";
 import { PERMISSIONS } from "@/lib/auth/permissions";
-import type { OperatorActionSpec } from "@/lib/auth/operator-action";
+import { AUDIT_ACTIONS } from "@/lib/audit/actions";
+import type { OperatorControl } from "@/lib/controls/control";
 import { engageKillSwitch, KillSwitchError, killSwitchReason, killSwitchScope, releaseKillSwitch } from "./kill-switch";
 
 export const killSwitchInput = z.object({
@@ -11,8 +12,11 @@ export const killSwitchInput = z.object({
   expiresInMinutes: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().int().min(1).max(7 * 24 * 60).optional()),
 });
 
-export const killSwitchAction: OperatorActionSpec<typeof killSwitchInput, { state: string; scope: string }> = {
+export const killSwitchAction: OperatorControl<typeof killSwitchInput, { state: string; scope: string }> = {
+  name: "kill-switch",
   permission: PERMISSIONS.killSwitchChange,
+  audit: [AUDIT_ACTIONS.killSwitchOn, AUDIT_ACTIONS.killSwitchReleaseRequested, AUDIT_ACTIONS.killSwitchOff, AUDIT_ACTIONS.recordRevoked],
+  revalidate: ["/console"],
   schema: killSwitchInput,
   target: (input) => ({ type: "kill_switch", id: input.scope }),
   expected: [KillSwitchError],

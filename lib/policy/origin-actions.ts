@@ -1,10 +1,14 @@
 import { z } from "zod";
-import type { OperatorActionSpec } from "@/lib/auth/operator-action";
+import { AUDIT_ACTIONS } from "@/lib/audit/actions";
+import type { OperatorControl } from "@/lib/controls/control";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { addOrigin, addOriginInput, disableOrigin, OriginError } from "./origins";
 
-export const addOriginAction: OperatorActionSpec<typeof addOriginInput, { origin: string; redirectUris: string[] }> = {
+export const addOriginAction: OperatorControl<typeof addOriginInput, { origin: string; redirectUris: string[] }> = {
+  name: "add-origin",
   permission: PERMISSIONS.originsManage,
+  audit: [AUDIT_ACTIONS.originAdded],
+  revalidate: ["/console/origins"],
   schema: addOriginInput,
   target: (input) => ({ type: "origin", id: String(input.redirectUris[0] ?? "new") }),
   expected: [OriginError],
@@ -13,8 +17,11 @@ export const addOriginAction: OperatorActionSpec<typeof addOriginInput, { origin
 
 const disableInput = z.object({ origin: z.string().url() });
 
-export const disableOriginAction: OperatorActionSpec<typeof disableInput, { origin: string }> = {
+export const disableOriginAction: OperatorControl<typeof disableInput, { origin: string }> = {
+  name: "disable-origin",
   permission: PERMISSIONS.originsManage,
+  audit: [AUDIT_ACTIONS.originRemoved],
+  revalidate: ["/console/origins"],
   schema: disableInput,
   target: (input) => ({ type: "origin", id: input.origin }),
   expected: [OriginError],

@@ -1,12 +1,6 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { runOperatorAction } from "@/lib/auth/operator-action";
-import type { ActionResult } from "@/lib/auth/action-result";
+import { controlFormAction } from "@/lib/controls/form-action";
 import { killSwitchAction } from "@/lib/policy/kill-switch-actions";
 
-export async function killSwitchFormAction(_prev: unknown, form: FormData): Promise<ActionResult<{ state: string; scope: string }>> {
-  const { result } = await runOperatorAction(killSwitchAction, Object.fromEntries(form));
-  if (result.ok) revalidatePath("/console");
-  return result;
-}
+export const killSwitchFormAction = async (_prev: unknown, form: FormData) => controlFormAction(killSwitchAction, form);

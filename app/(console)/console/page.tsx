@@ -1,7 +1,7 @@
 import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { KillSwitchForm } from "@/components/kill-switch-form";
 import { StatCard } from "@/components/stat-card";
-import { pageAccess } from "@/lib/auth/page-guard";
+import { consolePageAccess } from "@/lib/console/page-access";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { storeCounts } from "@/lib/metrics/store-counts";
 import { HealthTable } from "@/components/health-table";
@@ -17,7 +17,7 @@ import { killSwitchFormAction } from "./actions";
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "overview" }, "/console");
+  const access = await consolePageAccess("overview");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const parsed = parseSearchParams(overviewQuery, await searchParams);
   const q = parsed.data;

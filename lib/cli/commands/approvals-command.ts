@@ -1,6 +1,7 @@
 // `ctl approvals list | approve ID | reject ID --reason TEXT`: the approval queue from the command
 // line. The approver is the operator proven by `ctl login` (--as, if given, must name them), is
 // checked like in the console, and never approves their own request.
+import { z } from "zod";
 import { AuthError } from "@/lib/auth/authorize";
 import { ApprovalError, decideApproval, pendingApprovals } from "@/lib/approvals/decide";
 import { emit, parse } from "../args";
@@ -29,7 +30,7 @@ export async function approvalsCommand(argv: string[]): Promise<number> {
       return 0;
     } catch (err) {
       if (err instanceof ApprovalError || err instanceof AuthError) throw new CliError(err.message);
-      if (err instanceof Error && err.name === "ZodError") throw new UsageError("approval id must look like apr_<16 hex> and the reason needs 3 to 200 characters");
+      if (err instanceof z.ZodError) throw new UsageError("approval id must look like apr_<16 hex> and the reason needs 3 to 200 characters");
       throw err;
     }
   });

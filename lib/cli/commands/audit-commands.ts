@@ -10,6 +10,7 @@ import { EvidenceUnreadableError, verifyExport, type VerifyReport } from "@/lib/
 import { emit, isoDate, parse } from "../args";
 import { CliError, UsageError } from "../errors";
 import { provenOperatorOrNone } from "../operator-proof";
+import { progress } from "../progress";
 import { withStore } from "../store";
 
 const USAGE =
@@ -63,7 +64,8 @@ async function auditExport(argv: string[]): Promise<number> {
   const operator = await provenOperatorOrNone();
   const actor = operator ? { type: "operator" as const, id: operator } : { type: "system" as const, id: "ctl" };
   const manifest: Manifest = await withStore("ctl audit export", async (store) => {
-    const req = { db: store.db, format: values.format as ExportFormat, from, to, signer, actor };
+    const bar = progress("exporting", "entries (by seq)");
+    const req = { db: store.db, format: values.format as ExportFormat, from, to, signer, actor, onProgress: (seq: number, head: number) => bar.update(seq, head) };
     try {
       return values.tar ? await writeArchive(req, target) : await exportAudit({ ...req, outDir: target, force: values.force });
     } catch (err) {
@@ -71,11 +73,23 @@ async function auditExport(argv: string[]): Promise<number> {
       const code = (err as NodeJS.ErrnoException).code;
       if (values.tar && typeof code === "string") throw new CliError(`cannot write ${target}: ${code}`);
       throw err;
+    } finally {
+      bar.stop();
     }
   });
   const key = `${manifest.signer.keyFingerprint}${signer.source === "development" ? ", development key" : ""}`;
   emit(values.json ?? false, { ok: true, [values.tar ? "file" : "dir"]: target, count: manifest.count, firstSeq: manifest.firstSeq, lastSeq: manifest.lastSeq, keyFingerprint: manifest.signer.keyFingerprint }, `exported ${manifest.count} entries to ${target} (signed by ${key})`);
   return 0;
+}
+
+/** Passes the chunks on unchanged, reporting the bytes read so far. */
+async function* counted(input: AsyncIterable<Uint8Array>, onBytes: (n: number) => void): AsyncGenerator<Uint8Array> {
+  let n = 0;
+  for await (const chunk of input) {
+    n += chunk.length;
+    onBytes(n);
+    yield chunk;
+  }
 }
 
 async function verifyTarget(target: string, trustedFingerprint: string | undefined): Promise<VerifyReport> {
@@ -89,7 +103,12 @@ async function verifyTarget(target: string, trustedFingerprint: string | undefin
       throw new EvidenceUnreadableError(`cannot read ${resolved}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
     if (stat.isDirectory()) return await verifyExport(resolved, { trustedFingerprint });
-    return await verifyArchive(fs.createReadStream(resolved), { maxBytes: CLI_ARCHIVE_MAX_BYTES, trustedFingerprint });
+    const bar = progress("verifying", "bytes");
+    try {
+      return await verifyArchive(counted(fs.createReadStream(resolved), (n) => bar.update(n, stat.size)), { maxBytes: CLI_ARCHIVE_MAX_BYTES, trustedFingerprint });
+    } finally {
+      bar.stop();
+    }
   } catch (err) {
     if (err instanceof EvidenceUnreadableError) throw new CliError(err.message, 2);
     if (err instanceof EvidenceFormatError || err instanceof EvidenceTooLargeError) return { ok: false, problem: `not an evidence archive: ${err.message}`, count: 0 };

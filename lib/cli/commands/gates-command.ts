@@ -4,13 +4,13 @@
 // way to record a gate result by hand: a gate passes only on evidence the gates themselves signed.
 import { eq } from "drizzle-orm";
 import { flows } from "@/db/schema";
-import { AuthError, authorize } from "@/lib/auth/authorize";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { loadSigner } from "@/lib/audit/signing";
 import { appUrl } from "@/lib/auth/oidc-config";
 import type { GateTarget } from "@/lib/gates/target";
 import { gateStatus } from "@/lib/policy/gates";
 import { emit, parse } from "../args";
+import { authorizeCli } from "../as-operator";
 import { CliError, UsageError } from "../errors";
 import { proveOperator } from "../operator-proof";
 import { withStore } from "../store";
@@ -32,12 +32,7 @@ export async function gatesCommand(argv: string[]): Promise<number> {
       return 0;
     }
     const actor = subject!;
-    try {
-      await authorize(store.db, actor, PERMISSIONS.promotionRequest, { type: "flow", id: flow.id });
-    } catch (err) {
-      if (err instanceof AuthError) throw new CliError(`${actor} may not run gates (${err.message})`);
-      throw err;
-    }
+    await authorizeCli(store.db, actor, PERMISSIONS.promotionRequest, { type: "flow", id: flow.id }, "run gates");
     // The gates drive the flow against the target themselves (lib/gates): nothing under tests/.
     // Loaded only here: the SDK clients, the identity provider and the browser driver are heavy,
     // and the identity provider warns on stderr when loaded, which other commands must not print.

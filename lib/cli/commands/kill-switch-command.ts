@@ -4,9 +4,10 @@
 // `ctl login` (operator-proof.ts), never chosen with --as; without a login only engaging works,
 // as the system actor "ctl" (break-glass must work even when the issuer is down).
 import { activeKillSwitches, engageKillSwitch, KillSwitchError, releaseKillSwitch } from "@/lib/policy/kill-switch";
-import { authorize, AuthError } from "@/lib/auth/authorize";
+import { z } from "zod";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { emit, parse, positiveInt } from "../args";
+import { authorizeCli } from "../as-operator";
 import { CliError, UsageError } from "../errors";
 import { proveOperator, provenOperatorOrNone } from "../operator-proof";
 import { withStore } from "../store";
@@ -31,12 +32,7 @@ export async function killSwitchCommand(argv: string[]): Promise<number> {
   return withStore("ctl kill-switch", async (store) => {
     let actor: { type: "operator" | "system"; id: string } = { type: "system", id: "ctl" };
     if (subject) {
-      try {
-        await authorize(store.db, subject, PERMISSIONS.killSwitchChange, { type: "kill_switch", id: values.scope! });
-      } catch (err) {
-        if (err instanceof AuthError) throw new CliError(`${subject} may not change the kill switch (${err.message})`);
-        throw err;
-      }
+      await authorizeCli(store.db, subject, PERMISSIONS.killSwitchChange, { type: "kill_switch", id: values.scope! }, "change the kill switch");
       actor = { type: "operator", id: subject };
     }
     try {
@@ -50,7 +46,7 @@ export async function killSwitchCommand(argv: string[]): Promise<number> {
       return 0;
     } catch (err) {
       if (err instanceof KillSwitchError) throw new CliError(err.message);
-      if (err instanceof Error && err.name === "ZodError") throw new UsageError(JSON.parse(err.message)[0]?.message ?? "invalid input");
+      if (err instanceof z.ZodError) throw new UsageError(err.issues[0]?.message ?? "invalid input");
       throw err;
     }
   });

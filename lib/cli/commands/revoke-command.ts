@@ -1,10 +1,10 @@
 // `ctl revoke ID | --pending [--flow ID] --reason TEXT`: revoke unfinished handles, as the operator
 // proven by `ctl login` (--as, if given, must name that operator).
-import { AuthError, authorize } from "@/lib/auth/authorize";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { isRecordId } from "@/lib/elicitation/records";
 import { revokeRecords } from "@/lib/elicitation/revoke";
 import { emit, parse } from "../args";
+import { authorizeCli } from "../as-operator";
 import { CliError, UsageError } from "../errors";
 import { proveOperator } from "../operator-proof";
 import { withStore } from "../store";
@@ -18,12 +18,7 @@ export async function revokeCommand(argv: string[]): Promise<number> {
   if (positionals[0] && !isRecordId(positionals[0])) throw new UsageError("a record id is 32 hex characters");
   const subject = await proveOperator(values.as);
   return withStore("ctl revoke", async (store) => {
-    try {
-      await authorize(store.db, subject, PERMISSIONS.recordsRevoke, { type: "elicitation", id: positionals[0] ?? "pending" });
-    } catch (err) {
-      if (err instanceof AuthError) throw new CliError(`${subject} may not revoke (${err.message})`);
-      throw err;
-    }
+    await authorizeCli(store.db, subject, PERMISSIONS.recordsRevoke, { type: "elicitation", id: positionals[0] ?? "pending" }, "revoke");
     const actor = { type: "operator" as const, id: subject };
     const ids = await revokeRecords(store.db, actor, positionals[0] ? { ids: [positionals[0]] } : { pending: { flowId: values.flow } }, values.reason!.trim());
     if (positionals[0] && ids.length === 0) throw new CliError(`record ${positionals[0]} does not exist or is already finished`);

@@ -3,6 +3,7 @@ import { migrateStore } from "@/db/migrate";
 import { isStoreEmpty, seedDemo } from "@/lib/demo/seed";
 import { emit, parse, positiveInt } from "../args";
 import { CliError } from "../errors";
+import { progress } from "../progress";
 import { withStore } from "../store";
 
 export async function migrateCommand(argv: string[]): Promise<number> {
@@ -30,7 +31,8 @@ export async function seedDemoCommand(argv: string[]): Promise<number> {
         }
         throw new CliError("store already holds data; seed-demo only seeds an empty store (use --if-empty to make this a no-op)");
       }
-      const summary = await seedDemo(store.db, { records });
+      const bar = progress("seeding", "records");
+      const summary = await seedDemo(store.db, { records, onProgress: (done, total) => bar.update(done, total) }).finally(() => bar.stop());
       emit(json, { ok: true, seeded: true, ...summary }, `seeded ${summary.records} records, ${summary.sessions} sessions, ${summary.events} events, ${summary.auditEntries} audit entries`);
       return 0;
     },

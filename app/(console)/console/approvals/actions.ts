@@ -1,10 +1,7 @@
 "use server";
 
 import { decideAction } from "@/lib/approvals/decide-action";
-import type { ActionResult } from "@/lib/auth/action-result";
-import { runOperatorAction } from "@/lib/auth/operator-action";
+import { controlFormAction } from "@/lib/controls/form-action";
 
-// No revalidation: the decided item keeps showing its outcome until the next visit.
-export async function decideFormAction(_prev: unknown, form: FormData): Promise<ActionResult<{ state: string }>> {
-  return (await runOperatorAction(decideAction, Object.fromEntries(form))).result;
-}
+// No revalidation (the control declares none): the decided item keeps showing its outcome until the next visit.
+export const decideFormAction = async (_prev: unknown, form: FormData) => controlFormAction(decideAction, form);

@@ -1,14 +1,13 @@
 import { ApprovalDecisionForm } from "@/components/approval-decision-form";
 import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { pendingApprovals } from "@/lib/approvals/decide";
-import { pageAccess } from "@/lib/auth/page-guard";
-import { PERMISSIONS } from "@/lib/auth/permissions";
+import { consolePageAccess } from "@/lib/console/page-access";
 import { decideFormAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
 export default async function ApprovalsPage() {
-  const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "approvals" }, "/console/approvals");
+  const access = await consolePageAccess("approvals");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const rows = await pendingApprovals(access.db);
   return (

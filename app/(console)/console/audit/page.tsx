@@ -8,14 +8,14 @@ import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { RefusedLine } from "@/components/ui/status-line";
 import { AUDIT_PAGE_SIZE, auditPageQuery, listAudit } from "@/lib/audit/queries";
-import { pageAccess } from "@/lib/auth/page-guard";
+import { consolePageAccess } from "@/lib/console/page-access";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { describeRefusal, parseSearchParams } from "@/lib/http/search-params";
 
 export const dynamic = "force-dynamic";
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const access = await pageAccess(PERMISSIONS.auditRead, { type: "console", id: "audit" }, "/console/audit");
+  const access = await consolePageAccess("audit");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const parsed = parseSearchParams(auditPageQuery, await searchParams);
   const { action, actor, before } = parsed.data;

@@ -1,7 +1,7 @@
 import { SetClientProfileForm } from "@/components/client-profile-forms";
 import { ClientProfilesTable, ObservedClientsTable } from "@/components/client-tables";
 import { ForbiddenNotice } from "@/components/forbidden-notice";
-import { pageAccess } from "@/lib/auth/page-guard";
+import { consolePageAccess } from "@/lib/console/page-access";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { clientCompatibility } from "@/lib/metrics/clients";
 import { listClientProfiles } from "@/lib/policy/client-profiles";
@@ -10,7 +10,7 @@ import { removeClientProfileFormAction, setClientProfileFormAction } from "./act
 export const dynamic = "force-dynamic";
 
 export default async function ClientsPage() {
-  const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "clients" }, "/console/clients");
+  const access = await consolePageAccess("clients");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const rows = await clientCompatibility(access.db);
   const profiles = await listClientProfiles(access.db);

@@ -1,3 +1,4 @@
+import { ControlForm } from "@/components/control-form";
 import { FlowControls } from "@/components/flow-controls";
 import { GateEvidenceSummary } from "@/components/gate-evidence-summary";
 import { GateRunControl } from "@/components/gate-run-control";
@@ -6,13 +7,16 @@ import { Badge, badgeClass, type BadgeTone } from "@/components/ui/badge";
 import { FilterBar } from "@/components/ui/filter-bar";
 import { RefusedLine } from "@/components/ui/status-line";
 import { WorkflowRollbackForm } from "@/components/workflow-rollback-form";
-import { pageAccess } from "@/lib/auth/page-guard";
+import { consolePageAccess } from "@/lib/console/page-access";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
+import { consoleControlForms } from "@/lib/controls/registry";
 import { flowObservations } from "@/lib/policy/flow-observations";
+import { activeKillSwitches } from "@/lib/policy/kill-switch";
 import { latestEvidenceSummary } from "@/lib/gates/evidence";
 import { describeRefusal, parseSearchParams } from "@/lib/http/search-params";
 import { FLOW_STAGES, flowFilterChoices, flowFilterSchema, listFlows } from "@/lib/policy/flow-queries";
 import { gateStatus, type GateState } from "@/lib/policy/gates";
+import { registeredControlAction } from "../control-actions";
 import { flowFormAction, gateRunFormAction, workflowRollbackFormAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -20,7 +24,7 @@ export const dynamic = "force-dynamic";
 const GATE_TONE: Record<GateState["status"], BadgeTone> = { passed: "good", failed: "bad", missing: "neutral", stale: "warn", unverified: "bad" };
 
 export default async function FlowsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "flows" }, "/console/flows");
+  const access = await consolePageAccess("flows");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const parsed = parseSearchParams(flowFilterSchema, await searchParams);
   const [rows, choices] = await Promise.all([listFlows(access.db, parsed.data), flowFilterChoices(access.db)]);
@@ -30,6 +34,8 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
   const canRollBack = hasPermission(access.operator.roles, PERMISSIONS.flowRollback);
   const workflows = [...new Set(rows.map((f) => f.workflow))];
   const url = { path: "/console/flows", params: parsed.data };
+  const stopped = new Map((await activeKillSwitches(access.db)).map((k) => [k.scope, k]));
+  const controlForms = consoleControlForms("flows", access.operator.roles);
   return (
     <main id="main">
       <h1 className="text-2xl font-bold">Flows</h1>
@@ -60,11 +66,17 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
           <ul className="mt-3 grid gap-3" data-workflow={workflow}>
             {withGates.filter(({ flow }) => flow.workflow === workflow).map(({ flow: f, gates, evidence }) => {
               const seen = observed.get(f.id) ?? [];
+              const own = stopped.get(`flow:${f.id}`);
               return (
                 <li key={f.id} className="rounded border border-slate-300 p-3 dark:border-slate-700" data-flow={f.id} data-stage={f.stage}>
                   <p>
                     <strong className="font-mono text-sm">{f.id}</strong> <Badge className="ml-2">{f.stage}{f.stage === "canary" ? ` ${f.canaryPercent}%` : ""}</Badge>
                     {f.retestRequired ? <Badge tone="warn" className="ml-2">retest required</Badge> : null}
+                    {own ? (
+                      <span className={badgeClass("bad", "ml-2")} data-testid="flow-stopped" title={own.reason}>
+                        stopped{own.expiresAt ? ` until ${own.expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC` : ""}
+                      </span>
+                    ) : null}
                   </p>
                   <p className="mt-1 font-mono text-xs" title={JSON.stringify(f.fingerprintInputs)}>fingerprint {f.fingerprint.slice(0, 16)}…</p>
                   <ul className="mt-1 flex flex-wrap gap-2 text-xs" aria-label="Gates">
@@ -90,6 +102,11 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
                   {evidence ? <GateEvidenceSummary flowId={f.id} evidence={evidence} /> : null}
                   {canRelease ? <div className="mt-2"><GateRunControl flowId={f.id} action={gateRunFormAction} /></div> : null}
                   {canRelease ? <div className="mt-2"><FlowControls flowId={f.id} action={flowFormAction} /></div> : null}
+                  {controlForms.map((c) => (
+                    <div key={c.name} className="mt-2">
+                      <ControlForm spec={c} rowId={f.id} action={registeredControlAction.bind(null, c.name)} />
+                    </div>
+                  ))}
                 </li>
               );
             })}

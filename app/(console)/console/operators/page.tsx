@@ -2,14 +2,13 @@ import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { OperatorsTable } from "@/components/operators-table";
 import { listOperators } from "@/lib/auth/authorize";
 import { liveSessionCounts } from "@/lib/auth/console-sessions";
-import { pageAccess } from "@/lib/auth/page-guard";
-import { PERMISSIONS } from "@/lib/auth/permissions";
+import { consolePageAccess } from "@/lib/console/page-access";
 import { endSessionsFormAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
 export default async function OperatorsPage() {
-  const access = await pageAccess(PERMISSIONS.operatorsManage, { type: "console", id: "operators" }, "/console/operators");
+  const access = await consolePageAccess("operators");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const [rows, live] = await Promise.all([listOperators(access.db), liveSessionCounts(access.db)]);
   return (

@@ -1,7 +1,7 @@
 import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { AddOriginForm } from "@/components/origin-forms";
 import { OriginsTable } from "@/components/origins-table";
-import { pageAccess } from "@/lib/auth/page-guard";
+import { consolePageAccess } from "@/lib/console/page-access";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { isProduction } from "@/lib/config/app-env";
 import { listOrigins } from "@/lib/policy/origins";
@@ -11,7 +11,7 @@ import { addOriginFormAction, disableOriginFormAction } from "./actions";
 export const dynamic = "force-dynamic";
 
 export default async function OriginsPage() {
-  const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "origins" }, "/console/origins");
+  const access = await consolePageAccess("origins");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const rows = await listOrigins(access.db);
   const dev = !isProduction();

@@ -3,7 +3,7 @@ import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { RecordsTable } from "@/components/records-table";
 import { FilterBar } from "@/components/ui/filter-bar";
 import { RefusedLine } from "@/components/ui/status-line";
-import { pageAccess } from "@/lib/auth/page-guard";
+import { consolePageAccess } from "@/lib/console/page-access";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { engineConfig } from "@/lib/elicitation/config";
 import { filterChoices, isStuck, listRecords, RECORD_STATES, recordFilterSchema } from "@/lib/elicitation/record-queries";
@@ -14,7 +14,7 @@ import { revokeFormAction } from "./actions";
 export const dynamic = "force-dynamic";
 
 export default async function RecordsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const access = await pageAccess(PERMISSIONS.recordsRead, { type: "console", id: "records" }, "/console/records");
+  const access = await consolePageAccess("records");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const parsed = parseSearchParams(recordFilterSchema, await searchParams);
   const f = parsed.data;

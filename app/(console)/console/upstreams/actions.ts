@@ -1,14 +1,7 @@
 "use server";
 
-import type { ActionResult } from "@/lib/auth/action-result";
-import { runOperatorAction } from "@/lib/auth/operator-action";
+import { controlFormAction } from "@/lib/controls/form-action";
 import { addUpstreamAction, removeUpstreamAction } from "@/lib/gateway/upstream-actions";
-import { upstreamFromForm } from "@/lib/gateway/upstream-form";
 
-export async function addUpstreamFormAction(_prev: unknown, form: FormData): Promise<ActionResult<{ id: string }>> {
-  return (await runOperatorAction(addUpstreamAction, upstreamFromForm(form))).result;
-}
-
-export async function removeUpstreamFormAction(_prev: unknown, form: FormData): Promise<ActionResult<{ id: string }>> {
-  return (await runOperatorAction(removeUpstreamAction, { id: form.get("id") })).result;
-}
+export const addUpstreamFormAction = async (_prev: unknown, form: FormData) => controlFormAction(addUpstreamAction, form);
+export const removeUpstreamFormAction = async (_prev: unknown, form: FormData) => controlFormAction(removeUpstreamAction, form);

@@ -1,7 +1,7 @@
 import { ForbiddenNotice } from "@/components/forbidden-notice";
 import { AddUpstreamForm } from "@/components/upstream-forms";
 import { UpstreamsTable } from "@/components/upstreams-table";
-import { pageAccess } from "@/lib/auth/page-guard";
+import { consolePageAccess } from "@/lib/console/page-access";
 import { hasPermission, PERMISSIONS } from "@/lib/auth/permissions";
 import { probeUpstreams, upstreamOutcomes } from "@/lib/gateway/queries";
 import { authOf, listUpstreams } from "@/lib/gateway/registry";
@@ -10,7 +10,7 @@ import { addUpstreamFormAction, removeUpstreamFormAction } from "./actions";
 export const dynamic = "force-dynamic";
 
 export default async function UpstreamsPage() {
-  const access = await pageAccess(PERMISSIONS.healthRead, { type: "console", id: "upstreams" }, "/console/upstreams");
+  const access = await consolePageAccess("upstreams");
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const rows = await listUpstreams(access.db);
   const [health, outcomes] = await Promise.all([probeUpstreams(rows), upstreamOutcomes(access.db)]);

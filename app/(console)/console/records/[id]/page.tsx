@@ -1,7 +1,6 @@
 import { DomainHighlight } from "@/components/domain-highlight";
 import { ForbiddenNotice } from "@/components/forbidden-notice";
-import { pageAccess } from "@/lib/auth/page-guard";
-import { PERMISSIONS } from "@/lib/auth/permissions";
+import { consolePageAccess } from "@/lib/console/page-access";
 import { recordWithEvents } from "@/lib/elicitation/record-queries";
 import { isRecordId } from "@/lib/elicitation/records";
 import { checkUrl } from "@/lib/policy/url-check";
@@ -19,7 +18,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 
 export default async function RecordDetail({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const access = await pageAccess(PERMISSIONS.recordsRead, { type: "elicitation", id: id.slice(0, 64) }, `/console/records/${id}`);
+  const access = await consolePageAccess("records", { target: { type: "elicitation", id: id.slice(0, 64) }, path: `/console/records/${id}` });
   if (!access.ok) return <ForbiddenNotice name={access.user.name} reason={access.reason} />;
   const found = isRecordId(id) ? await recordWithEvents(access.db, id) : undefined;
   if (!found) {

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { exportArchive, exportRequest } from "@/lib/audit/export-archive";
 import { loadSigner } from "@/lib/audit/signing";
 import { PERMISSIONS } from "@/lib/auth/permissions";
-import { readGuard } from "@/lib/auth/read-guard";
+import { requireOperator } from "@/lib/auth/require-operator";
+import { refusedJson } from "@/lib/controls/route-handler";
 import { sameOriginOnly } from "@/lib/auth/request-guard";
 
 export const dynamic = "force-dynamic";
@@ -12,8 +13,8 @@ export const dynamic = "force-dynamic";
 // A GET that writes (an audit entry and a signed export): only from this app's own pages, never an
 // <img> or link on another origin, even one on the same host.
 export const GET = sameOriginOnly("download", async (req: Request) => {
-  const guard = await readGuard(PERMISSIONS.auditExport, { type: "audit_log", id: "export" }, { view: false });
-  if (!guard.ok) return NextResponse.json(guard.result, { status: guard.status });
+  const guard = await requireOperator(PERMISSIONS.auditExport, { type: "audit_log", id: "export" });
+  if (!guard.ok) return refusedJson(guard);
   const raw = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ""));
   const parsed = exportRequest.safeParse(raw);
   if (!parsed.success) return NextResponse.json({ ok: false, error: "invalid query", fieldErrors: z.flattenError(parsed.error).fieldErrors }, { status: 400 });

@@ -2,15 +2,16 @@ import { NextResponse } from "next/server";
 import { loadSigner } from "@/lib/audit/signing";
 import { verifyUpload, verifyUploadLimit } from "@/lib/audit/verify-upload";
 import { PERMISSIONS } from "@/lib/auth/permissions";
-import { readGuard } from "@/lib/auth/read-guard";
+import { requireOperator } from "@/lib/auth/require-operator";
+import { refusedJson } from "@/lib/controls/route-handler";
 import { sameOriginOnly } from "@/lib/auth/request-guard";
 
 export const dynamic = "force-dynamic";
 
 // The body is the evidence .tar itself, read as a stream (never buffered, never written to disk).
 export const POST = sameOriginOnly("upload", async (req: Request) => {
-  const guard = await readGuard(PERMISSIONS.auditVerify, { type: "audit_log", id: "verify" }, { view: false });
-  if (!guard.ok) return NextResponse.json(guard.result, { status: guard.status });
+  const guard = await requireOperator(PERMISSIONS.auditVerify, { type: "audit_log", id: "verify" });
+  if (!guard.ok) return refusedJson(guard);
   const res = await verifyUpload(
     guard.db,
     guard.operator.subject,
