@@ -155,7 +155,7 @@ describe("records keyset paging through the URL", () => {
     await page.goto(`${base()}/console/audit?action=not-an-action&before=abc`);
     const refused = (await page.getByTestId("params-refused").textContent()) ?? "";
     expect(refused).toMatch(/^Refused: /);
-    expect(refused).toContain("action: expected resource.verb");
+    expect(refused).toContain("action: no audit action has that name");
     expect(refused).toContain("before: expected a sequence number");
     expect(await page.getByTestId("audit-table").locator("tbody tr").count()).toBeGreaterThan(1);
     // The JSON route reads the same schema and answers 400 with the same names.
