@@ -28,7 +28,8 @@ const schemaBytes = (tool: Tool): number => {
   }
 };
 
-const cut = (s: string | undefined): string | undefined => (typeof s === "string" && s.length > MAX_TOOL_DESCRIPTION_CHARS ? `${s.slice(0, MAX_TOOL_DESCRIPTION_CHARS)}…` : s);
+const cut = (s: string | undefined): string | undefined =>
+  typeof s === "string" && s.length > MAX_TOOL_DESCRIPTION_CHARS ? `${s.slice(0, MAX_TOOL_DESCRIPTION_CHARS)}…` : s;
 
 /** Collects pages into a bounded list: call `add` per page while `full` is false, then `result`. */
 export class ToolListCollector {
@@ -66,7 +67,10 @@ export class ToolListCollector {
   /** `more`: the upstream had further pages the gateway did not fetch. */
   result(more: boolean): ToolListBound {
     const parts: string[] = [];
-    if (this.overCount || more) parts.push(`only the first ${MAX_UPSTREAM_TOOLS} tools are listed${this.overCount ? ` (${this.overCount} more were dropped${more ? ", and further pages were not read" : ""})` : " (further pages were not read)"}`);
+    if (this.overCount || more)
+      parts.push(
+        `only the first ${MAX_UPSTREAM_TOOLS} tools are listed${this.overCount ? ` (${this.overCount} more were dropped${more ? ", and further pages were not read" : ""})` : " (further pages were not read)"}`,
+      );
     if (this.badName) parts.push(`${this.badName} tool(s) with a name outside the MCP tool-name rules were dropped`);
     if (this.bigSchema) parts.push(`${this.bigSchema} tool(s) with a schema over ${MAX_TOOL_SCHEMA_BYTES / 1024} KiB were dropped`);
     if (this.truncated) parts.push(`${this.truncated} description(s) over ${MAX_TOOL_DESCRIPTION_CHARS} characters were cut`);

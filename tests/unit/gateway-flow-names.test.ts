@@ -11,7 +11,10 @@ import { WORKFLOW_NAME_PATTERN } from "@/lib/policy/profile-id";
 const sha = (s: string, n: number) => createHash("sha256").update(s).digest("hex").slice(0, n);
 
 // Tool names from the MCP alphabet, biased towards names that fold onto each other.
-const toolChar = fc.constantFrom(..."aAbB01_.-fF9eE".split(""), ..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-".split(""));
+const toolChar = fc.constantFrom(
+  ..."aAbB01_.-fF9eE".split(""),
+  ..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-".split(""),
+);
 const toolName = fc.string({ unit: toolChar, minLength: 1, maxLength: 128 });
 
 describe("flow names of upstream tools", () => {

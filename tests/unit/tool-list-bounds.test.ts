@@ -33,7 +33,10 @@ describe("upstream tool lists are bounded", () => {
 
   it("truncates long descriptions and titles, drops oversized schemas and bad names", () => {
     const list = new ToolListCollector();
-    const big = { type: "object", properties: Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`f${i}`, { type: "string", description: "x".repeat(20) }])) };
+    const big = {
+      type: "object",
+      properties: Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`f${i}`, { type: "string", description: "x".repeat(20) }])),
+    };
     list.add([
       tool("long", { description: "d".repeat(50_000), title: "t".repeat(5000) }),
       tool("schema", { inputSchema: big as Tool["inputSchema"] }),
