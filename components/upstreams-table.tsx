@@ -17,6 +17,8 @@ export interface UpstreamRow {
   /** The MCP revision the upstream was found to speak (unknown until first contact). */
   revision: string | null;
   tools: number | null;
+  /** What the gateway cut from the upstream's tool list, in plain words (null: nothing). */
+  toolsNotice: string | null;
   latencyMs: number | null;
   lastError: string | null;
   outcomes: Record<string, number>;
@@ -43,7 +45,7 @@ const columns: ColumnDef<UpstreamRow, unknown>[] = [
   { id: "urlOrigins", header: "URL origins", cell: ({ row }) => row.original.urlOrigins.join(", ") || "-", meta: mono },
   { id: "reachable", header: "Reachable", cell: ({ row }) => (row.original.reachable === null ? "unknown" : row.original.reachable ? "yes" : "no") },
   { id: "revision", header: "Revision", cell: ({ row }) => row.original.revision ?? "-", meta: mono },
-  { id: "listed", header: "Tools listed", cell: ({ row }) => row.original.tools ?? "-", meta: num },
+  { id: "listed", header: "Tools listed", cell: ({ row }) => (row.original.tools === null ? "-" : row.original.toolsNotice ? `${row.original.tools} (${row.original.toolsNotice})` : row.original.tools), meta: { className: "text-xs tabular-nums" } },
   { id: "latency", header: "Latency", cell: ({ row }) => (row.original.latencyMs !== null ? `${row.original.latencyMs} ms` : "-"), meta: num },
   { id: "lastError", header: "Last error", cell: ({ row }) => row.original.lastError ?? "-", meta: { className: "text-xs" } },
   ...UPSTREAM_OUTCOMES.map((s): ColumnDef<UpstreamRow, unknown> => ({ id: `outcome-${s}`, header: s, cell: ({ row }) => row.original.outcomes[s] ?? 0, meta: num })),

@@ -4,13 +4,20 @@
 //   answer re-validated against the schema the upstream sent plus the credential scan). Only a
 //   valid accepted answer is forwarded; a blocked form is declined to the upstream and explained to
 //   the client in plain words.
-// - url: the URL check, the upstream's own origin allowlist, the policy, the client's URL mode;
-//   the client sees our record id as the elicitationId, never the upstream's.
+// - url: the cool-down after a decline (as for forms), the message linter (no second link, no
+//   look-alike host, no request for a secret, bounded size: red team F2), the URL check, the
+//   upstream's own origin allowlist, the policy, the client's URL mode; the client sees our record
+//   id as the elicitationId, never the upstream's.
+// One call shows one question at a time (red team F3): a 2025 upstream may send many
+// elicitation/create at once within one tools/call; they wait their turn here, after the per-call
+// budget (ask-budget.ts) declined everything past it, so a person never faces a pile of prompts.
 // The record names the upstream and its request id; no value is written anywhere.
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { isProduction } from "@/lib/config/app-env";
 import { hasNoControlCharacters } from "@/lib/http/params";
+import { countPreventedRepeat, recentRefusal } from "@/lib/elicitation/cooldown";
 import { askForm, recordBasics, type AskContext, type AskOutcome } from "@/lib/elicitation/engine";
+import { lintLinkMessage } from "@/lib/elicitation/lint";
 import type { FieldNeed, FormSchema } from "@/lib/elicitation/needs";
 import { insertRecord, newRecordId, transition } from "@/lib/elicitation/records";
 import { policyBlock, type RouteDecision } from "@/lib/elicitation/router";
@@ -48,11 +55,22 @@ export async function bridgeElicitation(call: BridgeCall, params: ElicitRequest[
   }
   call.waiting.count++;
   try {
-    if (params.mode === "url") return await bridgeUrl(call, ask, params);
-    return await bridgeForm(call, ask, { message: params.message, requestedSchema: params.requestedSchema as unknown as FormSchema }, upstreamRequestId);
+    return await oneAtATime(call, () => {
+      if (params.mode === "url") return bridgeUrl(call, ask, params);
+      return bridgeForm(call, ask, { message: params.message, requestedSchema: params.requestedSchema as unknown as FormSchema }, upstreamRequestId);
+    });
   } finally {
     call.waiting.count--;
   }
+}
+
+// The tail of each call's queue of asks; an ask starts when the one before it has settled.
+const queues = new WeakMap<BridgeCall, Promise<unknown>>();
+
+function oneAtATime<T>(call: BridgeCall, run: () => Promise<T>): Promise<T> {
+  const turn = (queues.get(call) ?? Promise.resolve()).then(run);
+  queues.set(call, turn.catch(() => {}));
+  return turn;
 }
 
 async function bridgeForm(call: BridgeCall, ask: AskContext, params: { message: string; requestedSchema: FormSchema }, upstreamRequestId: string): Promise<ElicitResult> {
@@ -93,8 +111,11 @@ async function bridgeForm(call: BridgeCall, ask: AskContext, params: { message: 
   }
 }
 
-function urlDecision(call: BridgeCall, ask: AskContext, url: string, blocked: RouteDecision | undefined): RouteDecision {
+function urlDecision(call: BridgeCall, ask: AskContext, params: { message: string; url: string }, blocked: RouteDecision | undefined): RouteDecision {
   if (blocked) return blocked;
+  const url = params.url;
+  const lint = lintLinkMessage(typeof params.message === "string" ? params.message : "");
+  if (lint.verdict === "block") return { route: "blocked", reason: `message lint: ${[...new Set(lint.reasons.map((r) => r.code))].join(", ")}` };
   const check = checkUrl(url, { dev: !isProduction() });
   if (check.verdict !== "allow") return { route: "blocked", reason: `URL check: ${check.reasons.map((r) => r.code).join(", ")}` };
   const origin = new URL(url).origin;
@@ -105,8 +126,16 @@ function urlDecision(call: BridgeCall, ask: AskContext, url: string, blocked: Ro
 
 async function bridgeUrl(call: BridgeCall, ask: AskContext, params: { message: string; url: string; elicitationId: string }): Promise<ElicitResult> {
   const { db } = ask;
+  // After a person declined or cancelled, the same tool does not ask again within the cool-down,
+  // whether the earlier ask was a form or a link (the form path checks it in askForm).
+  const earlier = await recentRefusal(db, { subject: ask.subject, tenantId: ask.tenantId, toolName: ask.request.toolName, cooldownMs: ask.config.cooldownMs });
+  if (earlier) {
+    await countPreventedRepeat(db, earlier.id);
+    call.notes.push(`${call.upstream.displayName} (${call.upstream.id}) asked again after you ${earlier.state} a moment ago; the gateway answered for you instead of asking again.`);
+    return { action: earlier.state === "declined" ? "decline" : "cancel" };
+  }
   const view = await policyView(ask.policy, ask.flow, ask.subject, call.upstream.id);
-  const decision = urlDecision(call, ask, params.url, policyBlock(view, "url"));
+  const decision = urlDecision(call, ask, params, policyBlock(view, "url"));
   const id = newRecordId();
   const origin = URL.canParse(params.url) ? new URL(params.url).origin : null;
   const draft = {

@@ -2,8 +2,13 @@
 // letters and digits only, so the first "__" always splits it back, and two upstreams' tools never
 // collide with each other or with our workflows (whose names hold no "__"). Flows (and the kill
 // switch's workflow: scope) need a stricter name ([a-z][a-z0-9_]{0,62}), so each upstream tool also
-// gets a flow name: lower-cased, other characters folded to "_", and a short hash of the original
+// gets a flow name: lower-cased, other characters folded to "_", and a hash of the original
 // whenever folding or shortening changed it, so two distinct tools never share a flow.
+// The mapping is kept one-to-one by giving the two kinds of name disjoint shapes: a hashed name
+// always ends in "_" plus HASH_HEX hex digits, and a name that already has that ending is hashed
+// too, even if it is in the folded form (red team F7: a tool named like another tool's hashed flow
+// name took over that flow). The hash is 64 bits so an upstream cannot search for two names whose
+// hashes agree (32 bits could be found in seconds).
 import { createHash } from "node:crypto";
 import { UPSTREAM_ID_PATTERN } from "./upstream-input";
 
@@ -26,12 +31,16 @@ export function parseExposedName(name: string): { upstreamId: string; tool: stri
   return { upstreamId, tool };
 }
 
+const HASH_HEX = 16;
+const MAX_FLOW_NAME = 63;
+const HASHED_SHAPE = new RegExp(`_[0-9a-f]{${HASH_HEX}}$`);
+
 export function flowWorkflowName(upstreamId: string, tool: string): string {
   const folded = tool.toLowerCase().replace(/[^a-z0-9_]/g, "_");
   const base = `${upstreamId}${SEPARATOR}${folded}`;
-  if (folded === tool && base.length <= 63) return base;
-  const hash = createHash("sha256").update(tool).digest("hex").slice(0, 8);
-  return `${base.slice(0, 63 - 9)}_${hash}`;
+  if (folded === tool && base.length <= MAX_FLOW_NAME && !HASHED_SHAPE.test(base)) return base;
+  const hash = createHash("sha256").update(tool).digest("hex").slice(0, HASH_HEX);
+  return `${base.slice(0, MAX_FLOW_NAME - HASH_HEX - 1)}_${hash}`;
 }
 
 /** Whether a registry row exposes an upstream tool ("*" exposes all of them). */

@@ -12,6 +12,7 @@ import { SERVER_VERSION } from "@/lib/policy/flows";
 import { IDENTITY_HEADER, signIdentityAssertion, type AssertedIdentity } from "./identity-assertion";
 import { authOf } from "./registry";
 import { onUpstreamChanged } from "./registry-events";
+import { ToolListCollector } from "./tool-list-bounds";
 import { upstreamAuthHeaders } from "./upstream-auth";
 import { recordContact } from "./upstream-health";
 
@@ -75,14 +76,16 @@ async function fetchTools(row: Upstream): Promise<Tool[]> {
   try {
     // Listing is not done on anyone's behalf: the assertion names the gateway itself.
     session = await openUpstream(row, { subject: "gateway", tenant: "gateway", upstreamId: row.id, clientId: "" });
-    const tools: Tool[] = [];
+    // Bounded in total and within a page (tool-list-bounds.ts): the upstream decides what it lists.
+    const list = new ToolListCollector();
     let cursor: string | undefined;
     do {
       const page = await session.client.listTools(cursor ? { cursor } : {}, { timeout: CONNECT_TIMEOUT_MS });
-      tools.push(...page.tools);
+      list.add(page.tools);
       cursor = page.nextCursor;
-    } while (cursor && tools.length < 1000);
-    recordContact(row.id, { ok: true, latencyMs: performance.now() - started, tools: tools.length });
+    } while (cursor && !list.full);
+    const { tools, notice } = list.result(Boolean(cursor));
+    recordContact(row.id, { ok: true, latencyMs: performance.now() - started, tools: tools.length, notice: notice ?? null });
     return tools;
   } catch (err) {
     recordContact(row.id, { ok: false, latencyMs: performance.now() - started, error: describeFailure(err) });

@@ -94,7 +94,7 @@ export async function toolsOfUpstream(row: Upstream): Promise<Tool[]> {
   if (hit && hit.url === row.url && Date.now() - hit.at < TOOLS_TTL_MS) return hit.tools;
   const started = performance.now();
   const tools = listModernTools(row).then(
-    (list) => (recordContact(row.id, { ok: true, latencyMs: performance.now() - started, tools: list.length, revision: MODERN_REVISION }), list),
+    (list) => (recordContact(row.id, { ok: true, latencyMs: performance.now() - started, tools: list.tools.length, revision: MODERN_REVISION, notice: list.notice ?? null }), list.tools),
     (err: unknown) => {
       modernTools.delete(row.id);
       recordContact(row.id, { ok: false, latencyMs: performance.now() - started, error: describeFailure(err) });

@@ -9,6 +9,8 @@ export interface Contact {
   error?: string;
   /** The MCP revision the upstream was found to speak (upstream-era.ts). */
   revision?: string;
+  /** What the gateway cut from the upstream's tool list (tool-list-bounds.ts); null: nothing. Set by listings only. */
+  notice?: string | null;
 }
 
 export interface Health {
@@ -19,6 +21,8 @@ export interface Health {
   lastErrorAt: Date | null;
   checkedAt: Date | null;
   revision: string | null;
+  /** The last listing's note on what was cut from the tool list, or null. */
+  toolsNotice: string | null;
 }
 
 const health = new Map<string, Health>();
@@ -33,9 +37,10 @@ export function recordContact(id: string, c: Contact): void {
     lastErrorAt: c.ok ? (before?.lastErrorAt ?? null) : new Date(),
     checkedAt: new Date(),
     revision: c.revision ?? before?.revision ?? null,
+    toolsNotice: c.notice !== undefined ? c.notice : (before?.toolsNotice ?? null),
   });
 }
 
 export function healthOf(id: string): Health {
-  return health.get(id) ?? { reachable: null, tools: null, latencyMs: null, lastError: null, lastErrorAt: null, checkedAt: null, revision: null };
+  return health.get(id) ?? { reachable: null, tools: null, latencyMs: null, lastError: null, lastErrorAt: null, checkedAt: null, revision: null, toolsNotice: null };
 }

@@ -14,6 +14,7 @@ import type { Upstream } from "@/db/schema";
 import { SERVER_VERSION } from "@/lib/policy/flows";
 import { IDENTITY_HEADER, signIdentityAssertion, type AssertedIdentity } from "./identity-assertion";
 import { authOf } from "./registry";
+import { ToolListCollector, type ToolListBound } from "./tool-list-bounds";
 import { upstreamAuthHeaders } from "./upstream-auth";
 
 export const MODERN_REVISION = "2026-07-28";
@@ -92,18 +93,18 @@ export async function openModernUpstream(row: Upstream, who: AssertedIdentity, e
   };
 }
 
-/** The tools of a 2026-07-28 upstream (every page, bounded like the 2025 listing). */
-export async function listModernTools(row: Upstream): Promise<Tool[]> {
+/** The tools of a 2026-07-28 upstream (its pages, bounded like the 2025 listing: tool-list-bounds.ts). */
+export async function listModernTools(row: Upstream): Promise<ToolListBound> {
   const { client } = await connectModern(row, { subject: "gateway", tenant: "gateway", upstreamId: row.id, clientId: "" });
   try {
-    const tools: Tool[] = [];
+    const list = new ToolListCollector();
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor ? { cursor } : {}, { timeout: CONNECT_TIMEOUT_MS });
-      tools.push(...(page.tools as unknown as Tool[]));
+      list.add(page.tools as unknown as Tool[]);
       cursor = page.nextCursor;
-    } while (cursor && tools.length < 1000);
-    return tools;
+    } while (cursor && !list.full);
+    return list.result(Boolean(cursor));
   } finally {
     await client.close().catch(() => {});
   }

@@ -11,6 +11,9 @@ import { containsUrl } from "./urls";
 
 export type { LintReason, LintVerdict } from "./types";
 
+/** The longest message a person is asked to read (a form's or a link's); a longer one is a flood, not a question. */
+export const MAX_MESSAGE_CHARS = 2000;
+
 const CODE_FOR: Record<SecretKind, LintCode> = {
   credential: "secret_requested",
   payment: "payment_requested",
@@ -48,6 +51,7 @@ export function lintFormRequest(request: unknown): LintVerdict {
   const message = typeof req?.message === "string" ? req.message : "";
 
   if (containsUrl(message)) reasons.push({ code: "url_in_text", field: null, detail: "the message contains a link; forms must not carry clickable URLs" });
+  if (message.length > MAX_MESSAGE_CHARS) reasons.push(tooLong());
   const freeText: string[] = [];
   const labels: string[] = [];
   for (const [name, raw] of Object.entries(props)) {
@@ -71,6 +75,26 @@ export function lintFormRequest(request: unknown): LintVerdict {
     }
   }
   return { verdict: reasons.length ? "block" : "allow", reasons };
+}
+
+/**
+ * The linter for the text of a URL-mode request (an upstream's elicitation/create in URL mode or a
+ * -32042). The link itself is judged by the URL check and the origin allowlist; the text shown
+ * next to it must not carry another link (which would bypass both: red team F2), must not ask for
+ * a secret in the conversation (the page behind the vetted link asks for it, if anything), and
+ * must be short enough to read.
+ */
+export function lintLinkMessage(message: string): LintVerdict {
+  const reasons: LintReason[] = [];
+  if (!message.trim()) reasons.push({ code: "invalid_request", field: null, detail: "message must be a non-empty string" });
+  if (message.length > MAX_MESSAGE_CHARS) reasons.push(tooLong());
+  if (containsUrl(message)) reasons.push({ code: "url_in_text", field: null, detail: "the message contains a link besides the checked one" });
+  for (const hit of dedupe(findSecretTerms(normaliseForScan(message)))) reasons.push({ code: CODE_FOR[hit.kind], field: null, detail: `the message asks for a ${hit.kind.replace(/_/g, "-")} ("${hit.term}")` });
+  return { verdict: reasons.length ? "block" : "allow", reasons };
+}
+
+function tooLong(): LintReason {
+  return { code: "invalid_request", field: null, detail: `the message is longer than ${MAX_MESSAGE_CHARS} characters` };
 }
 
 function dedupe<T extends { kind: string }>(hits: T[]): T[] {

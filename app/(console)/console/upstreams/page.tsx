@@ -36,6 +36,7 @@ export default async function UpstreamsPage() {
             reachable: h?.reachable ?? null,
             revision: h?.revision ?? null,
             tools: h?.tools ?? null,
+            toolsNotice: h?.toolsNotice ?? null,
             latencyMs: h?.latencyMs ?? null,
             lastError: h?.lastError ? `${h.lastError} (${h.lastErrorAt?.toISOString().slice(0, 16)})` : null,
             outcomes: outcomes.get(u.id) ?? {},
