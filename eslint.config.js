@@ -48,13 +48,19 @@ export default tseslint.config(
   {
     files: ["db/**/*.ts"],
     rules: {
-      "@typescript-eslint/no-restricted-imports": restrict({ regex: fromRoot(["lib", "app", "components"]), message: "db/ is the bottom layer: it must not import lib/, app/ or components/." }),
+      "@typescript-eslint/no-restricted-imports": restrict({
+        regex: fromRoot(["lib", "app", "components"]),
+        message: "db/ is the bottom layer: it must not import lib/, app/ or components/.",
+      }),
     },
   },
   {
     files: ["lib/**/*.ts", "lib/**/*.tsx"],
     rules: {
-      "@typescript-eslint/no-restricted-imports": restrict({ regex: fromRoot(["app", "components"]), message: "lib/ must not call upward into app/ or components/." }),
+      "@typescript-eslint/no-restricted-imports": restrict({
+        regex: fromRoot(["app", "components"]),
+        message: "lib/ must not call upward into app/ or components/.",
+      }),
     },
   },
   {
@@ -62,8 +68,14 @@ export default tseslint.config(
     files: ["app/**/*.ts", "app/**/*.tsx", "proxy.ts", "instrumentation.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": restrict(
-        { regex: fromRoot(["db"], "/"), message: "app/ reaches the store through lib/ (and getDb from \"@/db\"): no schema, client or migration imports." },
-        { group: ["drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/*"], message: "app/ never queries the database directly: put the query in lib/." },
+        {
+          regex: fromRoot(["db"], "/"),
+          message: 'app/ reaches the store through lib/ (and getDb from "@/db"): no schema, client or migration imports.',
+        },
+        {
+          group: ["drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/*"],
+          message: "app/ never queries the database directly: put the query in lib/.",
+        },
       ),
     },
   },
@@ -72,9 +84,16 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-restricted-imports": restrict(
         { regex: fromRoot(["db"]), message: "components/ never touches the database; pass data in as props." },
-        { group: ["drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/*"], message: "components/ never touches the database; pass data in as props." },
+        {
+          group: ["drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/*"],
+          message: "components/ never touches the database; pass data in as props.",
+        },
         { regex: fromRoot(["app"]), message: "components/ must not import routes." },
-        { regex: fromRoot(["lib"]), allowTypeImports: true, message: "components/ take only types from lib/ (`import type`): the rules run on the server, in lib/." },
+        {
+          regex: fromRoot(["lib"]),
+          allowTypeImports: true,
+          message: "components/ take only types from lib/ (`import type`): the rules run on the server, in lib/.",
+        },
       ),
     },
   },

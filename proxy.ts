@@ -12,7 +12,8 @@ export function proxy(request: NextRequest) {
   if (request.method === "POST" && request.headers.has("next-action")) {
     const appOrigin = originOf(appUrl?.trim() || `http://localhost:${process.env.PORT?.trim() || "3000"}`);
     const refusal = appOrigin ? crossSiteRefusal(request, appOrigin, "form") : { status: 403 as const, error: "request refused" };
-    if (refusal) return new NextResponse(refusal.error, { status: refusal.status, headers: { "content-type": "text/plain; charset=utf-8" } });
+    if (refusal)
+      return new NextResponse(refusal.error, { status: refusal.status, headers: { "content-type": "text/plain; charset=utf-8" } });
   }
   const nonce = newNonce();
   const csp = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development", https: !!strictTransportSecurity(appUrl) });

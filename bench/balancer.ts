@@ -13,7 +13,11 @@ export interface Balancer {
   close(): Promise<void>;
 }
 
-export async function startBalancer(opts: { port: number; appPort: number; fixed: Array<{ prefix: string; port: number }> }): Promise<Balancer> {
+export async function startBalancer(opts: {
+  port: number;
+  appPort: number;
+  fixed: Array<{ prefix: string; port: number }>;
+}): Promise<Balancer> {
   let appPort = opts.appPort;
   const server = http.createServer((req, res) => {
     const path = req.url ?? "/";

@@ -20,7 +20,9 @@ export async function commitProbe(store: Store): Promise<CommitProbe> {
   const create = "create table if not exists bench_commit_floor (id bigserial primary key, v text not null)";
   if (pg) await pg.unsafe(create);
   else await store.db.execute(sql.raw(create));
-  const insert = pg ? () => pg`insert into bench_commit_floor (v) values (${"x"})`.then(() => undefined) : () => store.db.execute(sql`insert into bench_commit_floor (v) values (${"x"})`).then(() => undefined);
+  const insert = pg
+    ? () => pg`insert into bench_commit_floor (v) values (${"x"})`.then(() => undefined)
+    : () => store.db.execute(sql`insert into bench_commit_floor (v) values (${"x"})`).then(() => undefined);
   return {
     async time(n) {
       const out: number[] = [];

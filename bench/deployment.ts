@@ -138,7 +138,10 @@ export interface Instance {
 }
 
 /** Starts `ctl serve` on the deployment; `publicUrl` defaults to the instance's own origin. */
-export async function startInstance(dep: Deployment, opts: { port?: number; publicUrl?: string; env?: Record<string, string>; ownDataDir?: boolean } = {}): Promise<Instance> {
+export async function startInstance(
+  dep: Deployment,
+  opts: { port?: number; publicUrl?: string; env?: Record<string, string>; ownDataDir?: boolean } = {},
+): Promise<Instance> {
   requireBuild();
   const port = opts.port ?? (await freePort());
   const baseUrl = `http://localhost:${port}`;
@@ -158,7 +161,11 @@ export async function startInstance(dep: Deployment, opts: { port?: number; publ
     ...BENCH_ABUSE_LIMITS,
     ...opts.env,
   };
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "lib/cli/main.ts"), "serve", "--port", String(port)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "lib/cli/main.ts"), "serve", "--port", String(port)], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));

@@ -34,7 +34,16 @@ function bareModernServer() {
       s.registerTool("generate_report", { inputSchema: fromJsonSchema({ type: "object" }) }, async (_args, ctx) => {
         const answer = acceptedContent(ctx.mcpReq.inputResponses, reportParameters.key);
         if (answer) return { content: [{ type: "text", text: "accept" }] };
-        return inputRequired({ inputRequests: { [reportParameters.key]: inputRequired.elicit({ mode: "form", message: reportParameters.message, requestedSchema: reportParameters.schema as never }) }, requestState: "bare" });
+        return inputRequired({
+          inputRequests: {
+            [reportParameters.key]: inputRequired.elicit({
+              mode: "form",
+              message: reportParameters.message,
+              requestedSchema: reportParameters.schema as never,
+            }),
+          },
+          requestState: "bare",
+        });
       });
       return s;
     },
@@ -45,16 +54,30 @@ function bareModernServer() {
     for await (const c of req) chunks.push(c as Buffer);
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && k !== "content-length") headers.set(k, v);
-    const response = await handler.fetch(new Request(`http://localhost${req.url ?? "/"}`, { method: req.method, headers, body: req.method === "POST" ? Buffer.concat(chunks) : undefined }));
+    const response = await handler.fetch(
+      new Request(`http://localhost${req.url ?? "/"}`, {
+        method: req.method,
+        headers,
+        body: req.method === "POST" ? Buffer.concat(chunks) : undefined,
+      }),
+    );
     res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
     res.end(Buffer.from(await response.arrayBuffer()));
   });
 }
 
 async function modernClient(url: string, token?: string) {
-  const c = new Client({ name: "bench-modern", version: "1" }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const c = new Client(
+    { name: "bench-modern", version: "1" },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
   c.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: ANSWER }));
-  await c.connect(new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}));
+  await c.connect(
+    new StreamableHTTPClientTransport(
+      new URL(`${url}/api/mcp`),
+      token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {},
+    ),
+  );
   return c;
 }
 
@@ -79,7 +102,12 @@ export async function elicitationOverheadModern(store: Store, opts: { calls: num
   const routes = createAppRoutes(async () => store.db, policy);
   server.on("request", (req, res) => void routes(req, res).then((done) => (done ? undefined : res.writeHead(404).end())));
   const bare = await bareModernServer();
-  const token = await mintMcpAccessToken(createDevProvider(), { subject: "user-alice-1001", tenant: "acme", ttlSeconds: 3600, mcpResource: `http://localhost:${port}/api/mcp` });
+  const token = await mintMcpAccessToken(createDevProvider(), {
+    subject: "user-alice-1001",
+    tenant: "acme",
+    ttlSeconds: 3600,
+    mcpResource: `http://localhost:${port}/api/mcp`,
+  });
   const oc = await modernClient(`http://localhost:${port}`, token);
   const bc = await modernClient(bare.url);
   const probe = await commitProbe(store);

@@ -37,10 +37,16 @@ function bareServer() {
     const sid = req.headers["mcp-session-id"];
     let transport = typeof sid === "string" ? transports.get(sid) : undefined;
     if (!transport) {
-      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void transports.set(id, transport!) });
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void transports.set(id, transport!),
+      });
       const server = new McpServer({ name: "bare", version: "1" });
       server.registerTool("generate_report", { inputSchema: {} }, async (_args, extra) => {
-        const r = await server.server.elicitInput({ message: reportParameters.message, requestedSchema: reportParameters.schema as never }, { relatedRequestId: extra.requestId, timeout: 60_000 });
+        const r = await server.server.elicitInput(
+          { message: reportParameters.message, requestedSchema: reportParameters.schema as never },
+          { relatedRequestId: extra.requestId, timeout: 60_000 },
+        );
         return { content: [{ type: "text", text: r.action }] };
       });
       await server.connect(transport);
@@ -52,7 +58,12 @@ function bareServer() {
 async function client(url: string, token?: string) {
   const c = new Client({ name: "bench", version: "1" }, { capabilities: { elicitation: { form: {} } } });
   c.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: ANSWER }));
-  await c.connect(new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}));
+  await c.connect(
+    new StreamableHTTPClientTransport(
+      new URL(`${url}/api/mcp`),
+      token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {},
+    ),
+  );
   return c;
 }
 
@@ -80,7 +91,12 @@ export async function elicitationOverhead(store: Store, opts: { calls: number; r
   const routes = createAppRoutes(async () => db, policy);
   server.on("request", (req, res) => void routes(req, res).then((done) => (done ? undefined : res.writeHead(404).end())));
   const bare = await bareServer();
-  const token = await mintMcpAccessToken(createDevProvider(), { subject: "user-alice-1001", tenant: "acme", ttlSeconds: 3600, mcpResource: `http://localhost:${port}/api/mcp` });
+  const token = await mintMcpAccessToken(createDevProvider(), {
+    subject: "user-alice-1001",
+    tenant: "acme",
+    ttlSeconds: 3600,
+    mcpResource: `http://localhost:${port}/api/mcp`,
+  });
   const oc = await client(`http://localhost:${port}`, token);
   const bc = await client(bare.url); // the bare server has no router: any path is its endpoint
   const probe = await commitProbe(store);

@@ -36,11 +36,17 @@ function upstreamServer() {
     const sid = req.headers["mcp-session-id"];
     let transport = typeof sid === "string" ? transports.get(sid) : undefined;
     if (!transport) {
-      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void transports.set(id, transport!) });
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void transports.set(id, transport!),
+      });
       const server = new McpServer({ name: "bench-upstream", version: "1" });
       server.registerTool("echo", { inputSchema: {} }, async () => ({ content: [{ type: "text", text: "ok" }] }));
       server.registerTool("ask", { inputSchema: {} }, async (_args, extra) => {
-        const r = await server.server.request({ method: "elicitation/create", params: FORM as never }, ElicitResultSchema, { relatedRequestId: extra.requestId, timeout: 60_000 });
+        const r = await server.server.request({ method: "elicitation/create", params: FORM as never }, ElicitResultSchema, {
+          relatedRequestId: extra.requestId,
+          timeout: 60_000,
+        });
         return { content: [{ type: "text", text: r.action }] };
       });
       await server.connect(transport);
@@ -52,20 +58,24 @@ function upstreamServer() {
 async function client(url: string, token?: string) {
   const c = new Client({ name: "bench", version: "1" }, { capabilities: { elicitation: { form: {} } } });
   c.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { nickname: "Zed" } }));
-  await c.connect(new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}));
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}),
+  );
   return c;
 }
 
-const timer = (tool: string) => async (c: { client: Client; prefix: string }, n: number): Promise<number[]> => {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    const r = await c.client.callTool({ name: `${c.prefix}${tool}`, arguments: {} });
-    out.push(performance.now() - t0);
-    if (r.isError) throw new Error(`benchmark call failed: ${JSON.stringify(r.content)}`);
-  }
-  return out;
-};
+const timer =
+  (tool: string) =>
+  async (c: { client: Client; prefix: string }, n: number): Promise<number[]> => {
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      const r = await c.client.callTool({ name: `${c.prefix}${tool}`, arguments: {} });
+      out.push(performance.now() - t0);
+      if (r.isError) throw new Error(`benchmark call failed: ${JSON.stringify(r.content)}`);
+    }
+    return out;
+  };
 
 export async function gatewayForward(store: Store, opts: { calls: number; rounds: number }): Promise<BenchResult[]> {
   const db = store.db;
@@ -80,27 +90,52 @@ export async function gatewayForward(store: Store, opts: { calls: number; rounds
   const routes = createAppRoutes(async () => db, policy);
   server.on("request", (req, res) => void routes(req, res).then((done) => (done ? undefined : res.writeHead(404).end())));
   const upstream = await upstreamServer();
-  await addUpstream(db, "bench", { id: "benchup", displayName: "Bench upstream", url: upstream.url, tenants: ["acme"], exposedTools: ["*"] });
+  await addUpstream(db, "bench", {
+    id: "benchup",
+    displayName: "Bench upstream",
+    url: upstream.url,
+    tenants: ["acme"],
+    exposedTools: ["*"],
+  });
   try {
-    const token = await mintMcpAccessToken(createDevProvider(), { subject: "user-alice-1001", tenant: "acme", ttlSeconds: 3600, mcpResource: `http://localhost:${port}/api/mcp` });
+    const token = await mintMcpAccessToken(createDevProvider(), {
+      subject: "user-alice-1001",
+      tenant: "acme",
+      ttlSeconds: 3600,
+      mcpResource: `http://localhost:${port}/api/mcp`,
+    });
     const gw = { client: await client(`http://localhost:${port}/api/mcp`, token), prefix: "benchup__" };
     const direct = { client: await client(upstream.url), prefix: "" };
     const plain = await alternate(gw, direct, timer("echo"), opts);
     // What the pool buys, in the same run: the same forwarded call with pooling off (every call
     // opens, initializes and closes its own upstream session, as before the pool).
     // Other people (the app rate-limits each account): their own pooled sessions, their own budget.
-    const other = async (subject: string) => client(`http://localhost:${port}/api/mcp`, await mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 3600, mcpResource: `http://localhost:${port}/api/mcp` }));
+    const other = async (subject: string) =>
+      client(
+        `http://localhost:${port}/api/mcp`,
+        await mintMcpAccessToken(createDevProvider(), {
+          subject,
+          tenant: "acme",
+          ttlSeconds: 3600,
+          mcpResource: `http://localhost:${port}/api/mcp`,
+        }),
+      );
     const poolClient = { client: await other("user-bench-pool"), prefix: "benchup__" };
-    const pooling = await alternate({ ...poolClient, pool: true }, { ...poolClient, pool: false }, async (c, n) => {
-      const before = process.env.GATEWAY_POOL_MAX_SESSIONS;
-      process.env.GATEWAY_POOL_MAX_SESSIONS = c.pool ? (before ?? "256") : "0";
-      try {
-        return await timer("echo")(c, n);
-      } finally {
-        if (before === undefined) delete process.env.GATEWAY_POOL_MAX_SESSIONS;
-        else process.env.GATEWAY_POOL_MAX_SESSIONS = before;
-      }
-    }, { calls: Math.max(10, Math.round(opts.calls / 3)), rounds: opts.rounds });
+    const pooling = await alternate(
+      { ...poolClient, pool: true },
+      { ...poolClient, pool: false },
+      async (c, n) => {
+        const before = process.env.GATEWAY_POOL_MAX_SESSIONS;
+        process.env.GATEWAY_POOL_MAX_SESSIONS = c.pool ? (before ?? "256") : "0";
+        try {
+          return await timer("echo")(c, n);
+        } finally {
+          if (before === undefined) delete process.env.GATEWAY_POOL_MAX_SESSIONS;
+          else process.env.GATEWAY_POOL_MAX_SESSIONS = before;
+        }
+      },
+      { calls: Math.max(10, Math.round(opts.calls / 3)), rounds: opts.rounds },
+    );
     const withForm = await alternate(gw, direct, timer("ask"), opts);
     // The floor of any proxy: the client's hop to this app (its cheapest own tool, same client,
     // same run) plus the upstream's own call. What the gateway adds beyond both shows against it.
@@ -113,7 +148,14 @@ export async function gatewayForward(store: Store, opts: { calls: number; rounds
     await gw.client.close();
     await direct.client.close();
     return [
-      ...overheadRows({ name: "gateway: forwarded tools/call", baselineName: "the same call directly to the upstream", note: "the gateway reuses its pooled upstream session for this person and signs a fresh identity assertion per request; both clients reuse one open session" }, plain),
+      ...overheadRows(
+        {
+          name: "gateway: forwarded tools/call",
+          baselineName: "the same call directly to the upstream",
+          note: "the gateway reuses its pooled upstream session for this person and signs a fresh identity assertion per request; both clients reuse one open session",
+        },
+        plain,
+      ),
       {
         name: "gateway: forwarded tools/call",
         metric: "p50 vs proxy floor",
@@ -137,7 +179,14 @@ export async function gatewayForward(store: Store, opts: { calls: number; rounds
         target: "< 1x",
         holds: percentile(pooling.oursT, 50) < percentile(pooling.bareT, 50),
       },
-      ...overheadRows({ name: "gateway: forwarded tools/call with one form elicitation", baselineName: "the same call and elicitation directly to the upstream", note: "plus the engine's lint, record and re-validation of the answer" }, withForm),
+      ...overheadRows(
+        {
+          name: "gateway: forwarded tools/call with one form elicitation",
+          baselineName: "the same call and elicitation directly to the upstream",
+          note: "plus the engine's lint, record and re-validation of the answer",
+        },
+        withForm,
+      ),
     ];
   } finally {
     await removeUpstream(db, "bench", { id: "benchup" });
@@ -163,7 +212,9 @@ async function main() {
   const calls = Number(process.argv[process.argv.indexOf("--calls") + 1]) || 100;
   const base = process.env.DATABASE_URL;
   const created = base ? await createDatabaseNextTo(base, "eg_bench") : undefined;
-  const config = created ? ({ kind: "postgres", url: created.url, poolMax: 10 } as const) : ({ kind: "pglite", dataDir: path.join(process.env.DATA_DIR, "pglite") } as const);
+  const config = created
+    ? ({ kind: "postgres", url: created.url, poolMax: 10 } as const)
+    : ({ kind: "pglite", dataDir: path.join(process.env.DATA_DIR, "pglite") } as const);
   const store = await openStore(config, { purpose: "gateway bench" });
   try {
     await migrateStore(store, config);

@@ -28,10 +28,19 @@ export async function killSwitchPropagation(config: StoreConfig & { kind: "postg
   const policy = await cachedPolicy(b);
   const routes = createAppRoutes(async () => b.db, policy);
   server.on("request", (req, res) => void routes(req, res).then((done) => (done ? undefined : res.writeHead(404).end())));
-  const token = await mintMcpAccessToken(createDevProvider(), { subject: "user-bob-1002", tenant: "acme", ttlSeconds: 3600, mcpResource: `http://localhost:${port}/api/mcp` });
+  const token = await mintMcpAccessToken(createDevProvider(), {
+    subject: "user-bob-1002",
+    tenant: "acme",
+    ttlSeconds: 3600,
+    mcpResource: `http://localhost:${port}/api/mcp`,
+  });
   const client = new Client({ name: "bench-propagation", version: "1" }, { capabilities: { elicitation: { form: {} } } });
   client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { environment: "staging", format: "pdf" } }));
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://localhost:${port}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`http://localhost:${port}/api/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
   const delays: number[] = [];
   try {
     for (let i = 0; i < trials; i++) {
@@ -55,5 +64,18 @@ export async function killSwitchPropagation(config: StoreConfig & { kind: "postg
     await b.close();
   }
   const p99 = percentile(delays, 99);
-  return [{ name: `kill-switch propagation to another instance (${trials} trials)`, metric: "p99", unit: "ms", value: round(p99), baseline: round(percentile(delays, 50)), baselineName: "p50 of the same trials", ratio: null, target: "<= 1000 ms (aim 100 ms)", holds: p99 <= 1000, note: "time to the first refused call, including that call's round trip" }];
+  return [
+    {
+      name: `kill-switch propagation to another instance (${trials} trials)`,
+      metric: "p99",
+      unit: "ms",
+      value: round(p99),
+      baseline: round(percentile(delays, 50)),
+      baselineName: "p50 of the same trials",
+      ratio: null,
+      target: "<= 1000 ms (aim 100 ms)",
+      holds: p99 <= 1000,
+      note: "time to the first refused call, including that call's round trip",
+    },
+  ];
 }

@@ -33,14 +33,24 @@ export interface LoadOptions {
   stop?: () => boolean;
 }
 
-const MANIFESTS: Array<Record<string, unknown>> = [{ elicitation: { form: {} } }, { elicitation: { form: {} } }, { elicitation: {} }, { elicitation: { form: {}, url: {} } }, {}];
+const MANIFESTS: Array<Record<string, unknown>> = [
+  { elicitation: { form: {} } },
+  { elicitation: { form: {} } },
+  { elicitation: {} },
+  { elicitation: { form: {}, url: {} } },
+  {},
+];
 // clientInfo name and version (observations) and the OAuth client id each client's token carries
 // (seeded demo profiles, where generate_report is promoted).
-const NAMES = [["load-vscode", "1.101.0", "visual-studio-code"], ["load-claude-code", "2.0.1", "claude-code"], ["load-cursor", "1.4.2", "cursor"]] as const;
+const NAMES = [
+  ["load-vscode", "1.101.0", "visual-studio-code"],
+  ["load-claude-code", "2.0.1", "claude-code"],
+  ["load-cursor", "1.4.2", "cursor"],
+] as const;
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function answerFor(r: number): { kind: NonNullable<CallOutcome["answered"]>; result: ElicitResult } {
@@ -66,7 +76,9 @@ async function oneClient(i: number, opts: LoadOptions, out: CallOutcome[], until
       });
     }
     const token = await opts.token(subject, clientId);
-    await client.connect(new StreamableHTTPClientTransport(new URL(opts.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(opts.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    );
     return client;
   };
   let client: Client | undefined;
@@ -78,10 +90,27 @@ async function oneClient(i: number, opts: LoadOptions, out: CallOutcome[], until
       client ??= await connect();
       const r = await client.callTool({ name: "generate_report", arguments: {} }, undefined, { timeout: 30_000 });
       const s = (r.structuredContent ?? {}) as { outcome?: string; record?: string };
-      out.push({ client: i, subject, outcome: s.outcome ?? "unknown", record: s.record ?? null, answered: pending, ms: performance.now() - t0, startedAt });
+      out.push({
+        client: i,
+        subject,
+        outcome: s.outcome ?? "unknown",
+        record: s.record ?? null,
+        answered: pending,
+        ms: performance.now() - t0,
+        startedAt,
+      });
     } catch (err) {
       // A lost connection or a 503 from the endpoint: recorded, then a new session is opened.
-      out.push({ client: i, subject, outcome: "transport_error", record: null, answered: pending, ms: performance.now() - t0, startedAt, error: err instanceof Error ? err.message.slice(0, 200) : String(err) });
+      out.push({
+        client: i,
+        subject,
+        outcome: "transport_error",
+        record: null,
+        answered: pending,
+        ms: performance.now() - t0,
+        startedAt,
+        error: err instanceof Error ? err.message.slice(0, 200) : String(err),
+      });
       await client?.close().catch(() => {});
       client = undefined;
       await new Promise((r) => setTimeout(r, 100));

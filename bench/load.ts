@@ -22,17 +22,24 @@ export function tokenMinter(dataDir: string, publicUrl: string, secrets: Record<
   return (subject: string, clientId = "ctl") => {
     const key = `${clientId}\u0000${subject}`;
     let t = cache.get(key);
-    if (!t) cache.set(key, (t = mintMcpAccessToken(provider, { subject, tenant: "acme", ttlSeconds: 3600, mcpResource: `${publicUrl}/api/mcp`, clientId })));
+    if (!t)
+      cache.set(
+        key,
+        (t = mintMcpAccessToken(provider, { subject, tenant: "acme", ttlSeconds: 3600, mcpResource: `${publicUrl}/api/mcp`, clientId })),
+      );
     return t;
   };
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { clients: { type: "string", default: "16" }, seconds: { type: "string", default: "20" }, pending: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { clients: { type: "string", default: "16" }, seconds: { type: "string", default: "20" }, pending: { type: "string" } },
+  });
   if (values.pending !== undefined) return pendingRun(values.pending);
   const clients = Number(values.clients);
   const seconds = Number(values.seconds);
-  if (!Number.isInteger(clients) || clients < 1 || !(seconds > 0)) throw new Error("--clients must be a whole number >= 1 and --seconds a positive number");
+  if (!Number.isInteger(clients) || clients < 1 || !(seconds > 0))
+    throw new Error("--clients must be a whole number >= 1 and --seconds a positive number");
   const port = await freePort();
   const publicUrl = `http://localhost:${port}`;
   const dep = await prepareDeployment(publicUrl, { postgres: process.env.DATABASE_URL || undefined });
@@ -43,7 +50,13 @@ async function main() {
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, instance.peakRss())), 500);
   try {
-    const { calls, elapsedMs } = await runLoad({ mcpUrl: `${publicUrl}/api/mcp`, token: tokenMinter(dep.dataDir, publicUrl), clients, durationMs: seconds * 1000, runId });
+    const { calls, elapsedMs } = await runLoad({
+      mcpUrl: `${publicUrl}/api/mcp`,
+      token: tokenMinter(dep.dataDir, publicUrl),
+      clients,
+      durationMs: seconds * 1000,
+      runId,
+    });
     peak = Math.max(peak, instance.peakRss());
     clearInterval(sampler);
     await instance.stop();
@@ -60,7 +73,12 @@ async function main() {
       seconds,
       calls: calls.length,
       callsPerSecond: round((calls.length / elapsedMs) * 1000, 1),
-      latencyMs: { p50: round(percentile(ms, 50)), p95: round(percentile(ms, 95)), p99: round(percentile(ms, 99)), max: round(Math.max(...ms)) },
+      latencyMs: {
+        p50: round(percentile(ms, 50)),
+        p95: round(percentile(ms, 95)),
+        p99: round(percentile(ms, 99)),
+        max: round(Math.max(...ms)),
+      },
       peakRssMb: round(peak / 2 ** 20, 1),
       outcomes,
       reconciliation: rec,
@@ -113,7 +131,12 @@ async function pendingRun(raw: string) {
       db: store.db,
       log: (line) => process.stderr.write(`  ${line}\n`),
     });
-    const result = { ranAt: new Date().toISOString(), store: dep.kind, machine: { cpus: os.cpus().length, node: process.version }, ...report };
+    const result = {
+      ranAt: new Date().toISOString(),
+      store: dep.kind,
+      machine: { cpus: os.cpus().length, node: process.version },
+      ...report,
+    };
     fs.writeFileSync(path.join(import.meta.dirname, "pending-results.json"), JSON.stringify(result, null, 2) + "\n");
     process.stdout.write(JSON.stringify(report, null, 2) + "\n");
     process.stdout.write(report.problems.length === 0 ? "pending run: PASS\n" : `pending run: FAIL\n  ${report.problems.join("\n  ")}\n`);

@@ -15,7 +15,12 @@ export interface Measured {
   calls: number;
 }
 
-export async function alternate<C>(ours: C, bare: C, timeCalls: (client: C, n: number) => Promise<number[]>, opts: { calls: number; rounds: number; commits?: (n: number) => Promise<number[]> }): Promise<Measured> {
+export async function alternate<C>(
+  ours: C,
+  bare: C,
+  timeCalls: (client: C, n: number) => Promise<number[]>,
+  opts: { calls: number; rounds: number; commits?: (n: number) => Promise<number[]> },
+): Promise<Measured> {
   await timeCalls(ours, 20);
   await timeCalls(bare, 20);
   await opts.commits?.(20);
@@ -37,9 +42,36 @@ export function overheadRows(base: { name: string; baselineName: string; note: s
   const p99 = [percentile(m.oursT, 99), percentile(m.bareT, 99)] as const;
   const tput = [(m.calls / m.oursMs) * 1000, (m.calls / m.bareMs) * 1000] as const;
   const rows: BenchResult[] = [
-    { ...base, metric: "p50 latency", unit: "ms", value: round(p50[0]), baseline: round(p50[1]), ratio: round(p50[0] / p50[1]), target: "<= 1.2x", holds: p50[0] / p50[1] <= 1.2 },
-    { ...base, metric: "p99 latency", unit: "ms", value: round(p99[0]), baseline: round(p99[1]), ratio: round(p99[0] / p99[1]), target: "<= 1.5x", holds: p99[0] / p99[1] <= 1.5 },
-    { ...base, metric: "throughput", unit: "calls/s", value: round(tput[0], 1), baseline: round(tput[1], 1), ratio: round(tput[0] / tput[1]), target: ">= 0.8x", holds: tput[0] / tput[1] >= 0.8 },
+    {
+      ...base,
+      metric: "p50 latency",
+      unit: "ms",
+      value: round(p50[0]),
+      baseline: round(p50[1]),
+      ratio: round(p50[0] / p50[1]),
+      target: "<= 1.2x",
+      holds: p50[0] / p50[1] <= 1.2,
+    },
+    {
+      ...base,
+      metric: "p99 latency",
+      unit: "ms",
+      value: round(p99[0]),
+      baseline: round(p99[1]),
+      ratio: round(p99[0] / p99[1]),
+      target: "<= 1.5x",
+      holds: p99[0] / p99[1] <= 1.5,
+    },
+    {
+      ...base,
+      metric: "throughput",
+      unit: "calls/s",
+      value: round(tput[0], 1),
+      baseline: round(tput[1], 1),
+      ratio: round(tput[0] / tput[1]),
+      target: ">= 0.8x",
+      holds: tput[0] / tput[1] >= 0.8,
+    },
   ];
   if (m.commitT.length > 0) {
     const commit = percentile(m.commitT, 50);

@@ -80,7 +80,10 @@ async function leaveOnePending(opts: PendingRunOptions, prefix: string, i: numbe
   const wasAsked = new Promise<void>((r) => (asked = r));
   // Asked, and never answers: the person walked away from the form.
   client.setRequestHandler(ElicitRequestSchema, () => (asked(), new Promise<ElicitResult>(() => {})));
-  const transport = new StreamableHTTPClientTransport(new URL(opts.mcpUrl), { fetch: net.fetch, requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(opts.mcpUrl), {
+    fetch: net.fetch,
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
   await client.connect(transport);
   // The call ends only when the client goes away (its transport errors then): swallowed.
   const call = client.callTool({ name: "generate_report", arguments: {} }, undefined, { timeout: 3_600_000 }).catch(() => undefined);
@@ -100,14 +103,22 @@ async function timedCalls(client: Client, n: number): Promise<number[]> {
 }
 
 async function inFlight(db: Db, prefix: string): Promise<number> {
-  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from elicitation_records where subject like ${`${prefix}%`} and state::text in (${sql.join(IN_FLIGHT.map((s) => sql`${s}`), sql`, `)})`));
+  const [row] = rowsOf<{ n: number }>(
+    await db.execute(
+      sql`select count(*)::int as n from elicitation_records where subject like ${`${prefix}%`} and state::text in (${sql.join(
+        IN_FLIGHT.map((s) => sql`${s}`),
+        sql`, `,
+      )})`,
+    ),
+  );
   return Number(row!.n);
 }
 
 /** Runs in batches of `parallel` so the set-up itself does not flood the 2-core machine. */
 async function inBatches<T>(n: number, parallel: number, make: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
-  for (let i = 0; i < n; i += parallel) out.push(...(await Promise.all(Array.from({ length: Math.min(parallel, n - i) }, (_, k) => make(i + k)))));
+  for (let i = 0; i < n; i += parallel)
+    out.push(...(await Promise.all(Array.from({ length: Math.min(parallel, n - i) }, (_, k) => make(i + k)))));
   return out;
 }
 
@@ -119,10 +130,16 @@ interface RoundResult<D> {
 }
 
 /** N pending, `during` measured while they wait, then half drop their sockets and half DELETE. */
-async function pendingRound<D>(opts: PendingRunOptions, prefix: string, problems: string[], during?: () => Promise<D>): Promise<RoundResult<D>> {
+async function pendingRound<D>(
+  opts: PendingRunOptions,
+  prefix: string,
+  problems: string[],
+  during?: () => Promise<D>,
+): Promise<RoundResult<D>> {
   const pending = await inBatches(opts.clients, 25, (i) => leaveOnePending(opts, prefix, i));
   const pendingAtOnce = await inFlight(opts.db, prefix);
-  if (pendingAtOnce !== opts.clients) problems.push(`${pendingAtOnce} of ${opts.clients} records in flight while every client was waiting (${prefix})`);
+  if (pendingAtOnce !== opts.clients)
+    problems.push(`${pendingAtOnce} of ${opts.clients} records in flight while every client was waiting (${prefix})`);
   const measured = during ? await during() : undefined;
   await Promise.all(
     pending.map(async (p, i) => {
@@ -156,7 +173,11 @@ export async function runPendingDisconnect(opts: PendingRunOptions): Promise<Pen
   const otherCalls = async (warm: number, n: number) => {
     const other = new Client({ name: "other-user", version: "1" }, { capabilities: { elicitation: { form: {} } } });
     other.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { environment: "staging", format: "pdf" } }));
-    await other.connect(new StreamableHTTPClientTransport(new URL(opts.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${await opts.token(`${opts.runId}-other`)}` } } }));
+    await other.connect(
+      new StreamableHTTPClientTransport(new URL(opts.mcpUrl), {
+        requestInit: { headers: { authorization: `Bearer ${await opts.token(`${opts.runId}-other`)}` } },
+      }),
+    );
     try {
       await timedCalls(other, warm);
       return await timedCalls(other, n);
@@ -179,14 +200,24 @@ export async function runPendingDisconnect(opts: PendingRunOptions): Promise<Pen
   }
   const rssBefore = opts.serverRss();
   log(`measured round: ${opts.clients} form elicitations pending...`);
-  const round1 = await pendingRound(opts, `${opts.runId}-p`, problems, async () => ({ busy: await otherCalls(5, 50), rss: opts.serverRss() }));
+  const round1 = await pendingRound(opts, `${opts.runId}-p`, problems, async () => ({
+    busy: await otherCalls(5, 50),
+    rss: opts.serverRss(),
+  }));
   const { busy, rss: rssPending } = round1.during!;
   const { pendingAtOnce, left, settledMs } = round1;
 
   // A client whose socket died may come back to its session (the protocol allows resuming), so
   // the server keeps that session, without the aborted calls, until it is evicted as idle
   // (MCP_SESSION_IDLE_SECONDS; the drill sets a short one). Memory is compared once they are gone.
-  const openSessions = async () => Number(rowsOf<{ n: number }>(await opts.db.execute(sql`select count(*)::int as n from mcp_sessions where subject like ${`${opts.runId}-%`} and closed_at is null`))[0]!.n);
+  const openSessions = async () =>
+    Number(
+      rowsOf<{ n: number }>(
+        await opts.db.execute(
+          sql`select count(*)::int as n from mcp_sessions where subject like ${`${opts.runId}-%`} and closed_at is null`,
+        ),
+      )[0]!.n,
+    );
   const sessionWaitMs = opts.sessionWaitMs ?? 60_000;
   const ts = performance.now();
   let open = await openSessions();
@@ -194,7 +225,10 @@ export async function runPendingDisconnect(opts: PendingRunOptions): Promise<Pen
     await sleep(500);
     open = await openSessions();
   }
-  if (open > 0) problems.push(`${open} sessions of the run still open ${sessionWaitMs} ms after the last disconnect (is MCP_SESSION_IDLE_SECONDS short enough for this run?)`);
+  if (open > 0)
+    problems.push(
+      `${open} sessions of the run still open ${sessionWaitMs} ms after the last disconnect (is MCP_SESSION_IDLE_SECONDS short enough for this run?)`,
+    );
 
   // Memory: released objects come back as V8 collects; polled, not timed.
   const memoryWaitMs = opts.memoryWaitMs ?? 60_000;
@@ -205,21 +239,29 @@ export async function runPendingDisconnect(opts: PendingRunOptions): Promise<Pen
     rssAfter = opts.serverRss();
   }
   const memoryBack = rssAfter <= rssBefore * 1.1;
-  if (!memoryBack) problems.push(`server RSS ${round(rssAfter / 2 ** 20, 1)} MB did not come back within 10% of ${round(rssBefore / 2 ** 20, 1)} MB`);
+  if (!memoryBack)
+    problems.push(`server RSS ${round(rssAfter / 2 ** 20, 1)} MB did not come back within 10% of ${round(rssBefore / 2 ** 20, 1)} MB`);
 
   // The store: every record of the run cancelled for the right reason, and the rollup exact.
   const byState: Record<string, number> = {};
-  for (const r of rowsOf<{ state: string; n: number }>(await opts.db.execute(sql`select state::text as state, count(*)::int as n from elicitation_records where subject like ${`${opts.runId}-%p%`} and subject <> ${`${opts.runId}-other`} group by 1`))) byState[r.state] = Number(r.n);
-  const expected = opts.clients * (opts.warmupRound ?? true ? 2 : 1);
+  for (const r of rowsOf<{ state: string; n: number }>(
+    await opts.db.execute(
+      sql`select state::text as state, count(*)::int as n from elicitation_records where subject like ${`${opts.runId}-%p%`} and subject <> ${`${opts.runId}-other`} group by 1`,
+    ),
+  ))
+    byState[r.state] = Number(r.n);
+  const expected = opts.clients * ((opts.warmupRound ?? true) ? 2 : 1);
   const total = Object.values(byState).reduce((a, b) => a + b, 0);
   if (total !== expected) problems.push(`${total} records for ${expected} pending asks (one each expected)`);
-  if ((byState.cancelled ?? 0) !== expected) problems.push(`records by state ${JSON.stringify(byState)}: all ${expected} should be cancelled`);
+  if ((byState.cancelled ?? 0) !== expected)
+    problems.push(`records by state ${JSON.stringify(byState)}: all ${expected} should be cancelled`);
   const [reasons] = rowsOf<{ n: number }>(
     await opts.db.execute(sql`select count(*)::int as n from elicitation_events e join elicitation_records r on r.id = e.record_id
       where r.subject like ${`${opts.runId}-%p%`} and r.subject <> ${`${opts.runId}-other`} and e.to_state = 'cancelled' and e.reason = ${CLIENT_DISCONNECTED}`),
   );
   const disconnectedReasons = Number(reasons!.n);
-  if (disconnectedReasons !== expected) problems.push(`${disconnectedReasons} of ${expected} cancellations carry the reason ${CLIENT_DISCONNECTED}`);
+  if (disconnectedReasons !== expected)
+    problems.push(`${disconnectedReasons} of ${expected} cancellations carry the reason ${CLIENT_DISCONNECTED}`);
   const drift = await rollupDrift(opts.db);
   if (drift.length > 0) problems.push(`rollup differs from the records: ${JSON.stringify(drift.slice(0, 3))}`);
 

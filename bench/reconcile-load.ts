@@ -33,7 +33,12 @@ export interface Reconciliation {
   unclaimed: number;
 }
 
-export async function reconcileLoad(db: Db, runId: string, calls: CallOutcome[], opts: { allowUnclaimed?: boolean; allowTransportErrors?: boolean } = {}): Promise<Reconciliation> {
+export async function reconcileLoad(
+  db: Db,
+  runId: string,
+  calls: CallOutcome[],
+  opts: { allowUnclaimed?: boolean; allowTransportErrors?: boolean } = {},
+): Promise<Reconciliation> {
   const problems: string[] = [];
   const add = (p: string) => void (problems.length < 50 && problems.push(p));
   const rows = rowsOf<{ id: string; subject: string; state: RecordState; prevented_repeats: number }>(
@@ -66,7 +71,8 @@ export async function reconcileLoad(db: Db, runId: string, calls: CallOutcome[],
     const want = STATE_FOR[c.outcome];
     if (!want) add(`record ${c.record}: unexpected outcome ${c.outcome}`);
     else if (row.state !== want) add(`record ${c.record}: client saw ${c.outcome}, store says ${row.state}`);
-    if (c.answered && OUTCOME_FOR_ANSWER[c.answered] !== c.outcome) add(`record ${c.record}: answered ${c.answered} but the outcome was ${c.outcome}`);
+    if (c.answered && OUTCOME_FOR_ANSWER[c.answered] !== c.outcome)
+      add(`record ${c.record}: answered ${c.answered} but the outcome was ${c.outcome}`);
   }
   for (const [id, n] of claimed) if (n > 1) add(`record ${id} was the outcome of ${n} calls (duplicate)`);
   let unclaimed = 0;
@@ -101,11 +107,20 @@ export async function reconcileLoad(db: Db, runId: string, calls: CallOutcome[],
   for (const b of broken) add(`record ${b.id}: ${b.problem}`);
 
   // The overview's rollup, maintained by a trigger under concurrent writers, must equal the records.
-  for (const d of await rollupDrift(db, 5)) add(`rollup ${d.key}: ${JSON.stringify(d.rollup)} but the records say ${JSON.stringify(d.fresh)}`);
+  for (const d of await rollupDrift(db, 5))
+    add(`rollup ${d.key}: ${JSON.stringify(d.rollup)} but the records say ${JSON.stringify(d.fresh)}`);
 
   const chain = await verifyStoredChain(db);
   if (!chain.ok) add(`audit chain broken at ${chain.brokenSeq}: ${chain.problem}`);
   const byState: Record<string, number> = {};
   for (const r of rows) byState[r.state] = (byState[r.state] ?? 0) + 1;
-  return { ok: problems.length === 0, problems, records: rows.length, byState, preventedRepeats: prevented, auditEntries: chain.count, unclaimed };
+  return {
+    ok: problems.length === 0,
+    problems,
+    records: rows.length,
+    byState,
+    preventedRepeats: prevented,
+    auditEntries: chain.count,
+    unclaimed,
+  };
 }

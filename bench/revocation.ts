@@ -22,6 +22,20 @@ export async function bulkRevocation(db: Db, k: number): Promise<BenchResult[]> 
                 union all select target_id from mine where target_type = 'elicitation')
       select (select count(*)::int from mine) as entries, count(*)::int as ids, count(distinct id)::int as distinct_ids from named`),
   );
-  if (named!.ids !== ids.length || named!.distinct_ids !== ids.length) throw new Error(`revoked ${ids.length} but the audit names ${named!.distinct_ids} (${named!.ids} mentions)`);
-  return [{ name: `bulk revocation of ${ids.length.toLocaleString("en-US")} handles, each named in the audit`, metric: "time", unit: "ms", value: round(ms, 0), baseline: null, baselineName: null, ratio: null, target: "<= 2000 ms", holds: ms <= 2000, note: `one statement moves the records and writes their events; ${named!.entries} audit entries, each listing up to 64 record ids (lib/elicitation/revoke.ts); the rest is PostgreSQL's index work (docs/PERFORMANCE.md)` }];
+  if (named!.ids !== ids.length || named!.distinct_ids !== ids.length)
+    throw new Error(`revoked ${ids.length} but the audit names ${named!.distinct_ids} (${named!.ids} mentions)`);
+  return [
+    {
+      name: `bulk revocation of ${ids.length.toLocaleString("en-US")} handles, each named in the audit`,
+      metric: "time",
+      unit: "ms",
+      value: round(ms, 0),
+      baseline: null,
+      baselineName: null,
+      ratio: null,
+      target: "<= 2000 ms",
+      holds: ms <= 2000,
+      note: `one statement moves the records and writes their events; ${named!.entries} audit entries, each listing up to 64 record ids (lib/elicitation/revoke.ts); the rest is PostgreSQL's index work (docs/PERFORMANCE.md)`,
+    },
+  ];
 }

@@ -21,7 +21,9 @@ import type { BenchResult } from "./stats";
 
 const full = process.argv.includes("--full");
 // `--only console,export`: run some benchmarks (names: console, propagation, overhead, gateway, export, revocation).
-const onlyArg = process.argv.find((a) => a.startsWith("--only="))?.slice(7) ?? (process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined);
+const onlyArg =
+  process.argv.find((a) => a.startsWith("--only="))?.slice(7) ??
+  (process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined);
 const only = onlyArg ? new Set(onlyArg.split(",")) : undefined;
 const wanted = (name: string) => !only || only.has(name);
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -56,11 +58,22 @@ const loadAtStart = os.loadavg().map((l) => Math.round(l * 100) / 100);
 async function main() {
   const { store, config, drop } = await freshStore();
   const pg = store.kind === "postgres";
-  const sizes = { records: full ? 10_000_000 : pg ? 1_000_000 : 200_000, audit: full ? 1_000_000 : pg ? 200_000 : 50_000, revoke: 100_000, calls: full ? 200 : 100, rounds: 3 };
+  const sizes = {
+    records: full ? 10_000_000 : pg ? 1_000_000 : 200_000,
+    audit: full ? 1_000_000 : pg ? 200_000 : 50_000,
+    revoke: 100_000,
+    calls: full ? 200 : 100,
+    rounds: 3,
+  };
   const results: BenchResult[] = [];
   try {
     await seedDemo(store.db, { records: 0 });
-    const flowIds = ["generate_report:visual-studio-code", "generate_report:claude-code", "list_repositories:visual-studio-code", "purge_report_cache:cursor-vscode"];
+    const flowIds = [
+      "generate_report:visual-studio-code",
+      "generate_report:claude-code",
+      "list_repositories:visual-studio-code",
+      "purge_report_cache:cursor-vscode",
+    ];
     if (wanted("console")) {
       log(`seeding ${sizes.records.toLocaleString("en-US")} records (${store.kind})...`);
       const t = performance.now();
@@ -96,12 +109,33 @@ async function main() {
   } finally {
     await drop();
   }
-  const out = { ranAt: new Date().toISOString(), store: store.kind, mode: full ? "full" : "quick", machine: { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverage: { atStart: loadAtStart, atEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) } }, sizes, results };
+  const out = {
+    ranAt: new Date().toISOString(),
+    store: store.kind,
+    mode: full ? "full" : "quick",
+    machine: {
+      cpus: os.cpus().length,
+      memoryGb: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      loadAverage: { atStart: loadAtStart, atEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
+    },
+    sizes,
+    results,
+  };
   fs.mkdirSync(path.join(import.meta.dirname), { recursive: true });
   fs.writeFileSync(path.join(import.meta.dirname, "results.json"), JSON.stringify(out, null, 2) + "\n");
-  const rows = results.map((r) => [r.name, r.metric, `${r.value} ${r.unit}`, r.baseline === null ? "-" : `${r.baseline} ${r.unit} (${r.baselineName})`, r.ratio === null ? "-" : `${r.ratio}x`, r.target, r.holds ? "holds" : "MISSES"]);
+  const rows = results.map((r) => [
+    r.name,
+    r.metric,
+    `${r.value} ${r.unit}`,
+    r.baseline === null ? "-" : `${r.baseline} ${r.unit} (${r.baselineName})`,
+    r.ratio === null ? "-" : `${r.ratio}x`,
+    r.target,
+    r.holds ? "holds" : "MISSES",
+  ]);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length), 6));
-  for (const r of [["benchmark", "metric", "figure", "baseline", "ratio", "target", "result"], ...rows]) process.stdout.write(r.map((c, i) => c.padEnd(widths[i]!)).join("  ") + "\n");
+  for (const r of [["benchmark", "metric", "figure", "baseline", "ratio", "target", "result"], ...rows])
+    process.stdout.write(r.map((c, i) => c.padEnd(widths[i]!)).join("  ") + "\n");
   process.stdout.write(`\nstore: ${store.kind}; results in bench/results.json\n`);
 }
 

@@ -29,12 +29,39 @@ const columns: ColumnDef<AuditRow, unknown>[] = [
     ),
   },
   { accessorKey: "action", header: "Action", meta: { className: "font-mono text-xs" } },
-  { id: "target", header: "Target", cell: ({ row }) => `${row.original.targetType}:${row.original.targetId}`, meta: { className: "max-w-xs font-mono text-xs break-all" } },
-  { id: "detail", header: "Detail", cell: ({ row }) => JSON.stringify(row.original.detail), meta: { className: "font-mono text-xs break-all" } },
-  { id: "hash", header: "Hash", cell: ({ row }) => <span title={row.original.hash}>{row.original.hash.slice(0, 12)}…</span>, meta: { className: "font-mono text-xs" } },
+  {
+    id: "target",
+    header: "Target",
+    cell: ({ row }) => `${row.original.targetType}:${row.original.targetId}`,
+    meta: { className: "max-w-xs font-mono text-xs break-all" },
+  },
+  {
+    id: "detail",
+    header: "Detail",
+    cell: ({ row }) => JSON.stringify(row.original.detail),
+    meta: { className: "font-mono text-xs break-all" },
+  },
+  {
+    id: "hash",
+    header: "Hash",
+    cell: ({ row }) => <span title={row.original.hash}>{row.original.hash.slice(0, 12)}…</span>,
+    meta: { className: "font-mono text-xs" },
+  },
 ];
 
 /** The audit log, newest first, one keyset page (entries before a sequence number) at a time. */
 export function AuditTable({ rows, url, paging }: { rows: AuditRow[]; url: TableUrl; paging: TablePaging }) {
-  return <DataTable columns={columns} rows={rows} getRowId={(r) => String(r.seq)} label="Audit log entries" testId="audit-table" empty="No audit entries match these filters." url={url} paging={paging} className="mt-4" />;
+  return (
+    <DataTable
+      columns={columns}
+      rows={rows}
+      getRowId={(r) => String(r.seq)}
+      label="Audit log entries"
+      testId="audit-table"
+      empty="No audit entries match these filters."
+      url={url}
+      paging={paging}
+      className="mt-4"
+    />
+  );
 }

@@ -19,10 +19,27 @@ export function SetClientProfileForm({ action }: { action: (prev: SetResult, for
   return (
     <form action={formAction} className="flex flex-wrap items-end gap-2" aria-label="Map a client id to a profile">
       <Field label="OAuth client id" size="xs">
-        <Input size="sm" className="font-mono" name="clientId" required maxLength={200} value={clientId} onChange={(e) => setClientId(e.target.value)} />
+        <Input
+          size="sm"
+          className="font-mono"
+          name="clientId"
+          required
+          maxLength={200}
+          value={clientId}
+          onChange={(e) => setClientId(e.target.value)}
+        />
       </Field>
       <Field label="Profile id" size="xs">
-        <Input size="sm" className="font-mono" name="profileId" required maxLength={63} pattern="[a-z0-9][a-z0-9\-]{0,62}" value={profileId} onChange={(e) => setProfileId(e.target.value)} />
+        <Input
+          size="sm"
+          className="font-mono"
+          name="profileId"
+          required
+          maxLength={63}
+          pattern="[a-z0-9][a-z0-9\-]{0,62}"
+          value={profileId}
+          onChange={(e) => setProfileId(e.target.value)}
+        />
       </Field>
       <Field label="Display name" size="xs">
         <Input size="sm" name="displayName" required maxLength={100} value={displayName} onChange={(e) => setDisplayName(e.target.value)} />
@@ -31,12 +48,24 @@ export function SetClientProfileForm({ action }: { action: (prev: SetResult, for
         Save mapping
       </Button>
       {/* "bare": the profile rules' messages name their field themselves. */}
-      <StatusLine as="span" className="text-xs" fieldErrors="bare" result={result} done={(d) => `${d.clientId} now belongs to ${d.profileId}.`} />
+      <StatusLine
+        as="span"
+        className="text-xs"
+        fieldErrors="bare"
+        result={result}
+        done={(d) => `${d.clientId} now belongs to ${d.profileId}.`}
+      />
     </form>
   );
 }
 
-export function RemoveClientProfileForm({ clientId, action }: { clientId: string; action: (prev: RemoveResult, form: FormData) => Promise<RemoveResult> }) {
+export function RemoveClientProfileForm({
+  clientId,
+  action,
+}: {
+  clientId: string;
+  action: (prev: RemoveResult, form: FormData) => Promise<RemoveResult>;
+}) {
   const [result, formAction, pending] = useActionState(action, null);
   return (
     <form action={formAction} className="inline" aria-label={`Unmap ${clientId}`}>

@@ -42,7 +42,12 @@ const profileColumns: ColumnDef<ProfileRow, unknown>[] = [
   { accessorKey: "profileId", header: "Profile", meta: mono },
   { accessorKey: "displayName", header: "Display name" },
   { accessorKey: "createdBy", header: "Mapped by", meta: { className: "text-xs" } },
-  { id: "state", header: "State", cell: ({ row }) => (row.original.disabledAt ? `unmapped ${row.original.disabledAt.toISOString().slice(0, 16)}` : "active"), meta: { className: "text-xs" } },
+  {
+    id: "state",
+    header: "State",
+    cell: ({ row }) => (row.original.disabledAt ? `unmapped ${row.original.disabledAt.toISOString().slice(0, 16)}` : "active"),
+    meta: { className: "text-xs" },
+  },
   {
     id: "action",
     header: "Action",
@@ -55,7 +60,19 @@ const profileColumns: ColumnDef<ProfileRow, unknown>[] = [
 
 /** Client id to profile mappings; the Action column only for those who may change them. */
 export function ClientProfilesTable({ rows, remove }: { rows: ProfileRow[] } & ProfilesMeta) {
-  return <DataTable columns={profileColumns} rows={rows} getRowId={(r) => r.clientId} label="Client profiles table" testId="client-profiles-table" empty="No client is mapped to a profile yet." meta={{ remove } satisfies ProfilesMeta} hiddenColumns={remove ? [] : ["action"]} className="mt-2" />;
+  return (
+    <DataTable
+      columns={profileColumns}
+      rows={rows}
+      getRowId={(r) => r.clientId}
+      label="Client profiles table"
+      testId="client-profiles-table"
+      empty="No client is mapped to a profile yet."
+      meta={{ remove } satisfies ProfilesMeta}
+      hiddenColumns={remove ? [] : ["action"]}
+      className="mt-2"
+    />
+  );
 }
 
 const observedColumns: ColumnDef<ObservedClientRow, unknown>[] = [
@@ -74,5 +91,15 @@ const observedColumns: ColumnDef<ObservedClientRow, unknown>[] = [
 
 /** What each client version declared and how its elicitations fared. */
 export function ObservedClientsTable({ rows }: { rows: ObservedClientRow[] }) {
-  return <DataTable columns={observedColumns} rows={rows} getRowId={(r) => `${r.name}@${r.version}`} label="Clients table" testId="clients-table" empty="No client has connected yet." className="mt-4" />;
+  return (
+    <DataTable
+      columns={observedColumns}
+      rows={rows}
+      getRowId={(r) => `${r.name}@${r.version}`}
+      label="Clients table"
+      testId="clients-table"
+      empty="No client has connected yet."
+      className="mt-4"
+    />
+  );
 }

@@ -20,7 +20,19 @@ export interface ShellLink {
 }
 
 // The links come from the console route registry (lib/console/routes.ts), passed in by the layout.
-export function ConsoleShell({ user, nav, switches, endSessionUrl, children }: { user: ShellUser; nav: ShellLink[]; switches: ShellSwitch[]; endSessionUrl: string; children: ReactNode }) {
+export function ConsoleShell({
+  user,
+  nav,
+  switches,
+  endSessionUrl,
+  children,
+}: {
+  user: ShellUser;
+  nav: ShellLink[];
+  switches: ShellSwitch[];
+  endSessionUrl: string;
+  children: ReactNode;
+}) {
   return (
     <div className="min-h-screen">
       <header className="border-b border-slate-200 dark:border-slate-800">
@@ -43,7 +55,8 @@ export function ConsoleShell({ user, nav, switches, endSessionUrl, children }: {
           </div>
           <div className="flex items-center gap-3 text-sm" data-testid="whoami">
             <span>
-              Signed in as <strong>{user.name}</strong> <span className="font-mono text-xs text-slate-600 dark:text-slate-400">({user.sub})</span>
+              Signed in as <strong>{user.name}</strong>{" "}
+              <span className="font-mono text-xs text-slate-600 dark:text-slate-400">({user.sub})</span>
               {" · "}
               <span data-testid="whoami-roles">{user.roles.length ? user.roles.join(", ") : "no console role"}</span>
             </span>
@@ -52,7 +65,11 @@ export function ConsoleShell({ user, nav, switches, endSessionUrl, children }: {
         </div>
       </header>
       {switches.length > 0 ? (
-        <div role="status" className="border-b border-red-800 bg-red-100 px-4 py-2 text-red-900 dark:bg-red-950 dark:text-red-100" data-testid="kill-switch-banner">
+        <div
+          role="status"
+          className="border-b border-red-800 bg-red-100 px-4 py-2 text-red-900 dark:bg-red-950 dark:text-red-100"
+          data-testid="kill-switch-banner"
+        >
           <div className="mx-auto max-w-6xl">
             <strong>Elicitation stopped:</strong> {switches.map((s) => `${s.scope} (${s.reason})`).join("; ")}
           </div>

@@ -8,9 +8,18 @@ type Result = ActionResult<unknown> | null;
 
 // A declared control's form for one row (lib/controls/control.ts, `form`): its fields, the row's
 // id as a hidden field, and the outcome next to it. What it may do is decided on the server.
-export function ControlForm({ spec, rowId, action }: { spec: ConsoleControlForm; rowId: string; action: (prev: Result, form: FormData) => Promise<Result> }) {
+export function ControlForm({
+  spec,
+  rowId,
+  action,
+}: {
+  spec: ConsoleControlForm;
+  rowId: string;
+  action: (prev: Result, form: FormData) => Promise<Result>;
+}) {
   const [result, formAction, pending] = useActionState(action, null);
-  const message = (data: unknown) => (data && typeof data === "object" && "message" in data && typeof data.message === "string" ? data.message : "Done");
+  const message = (data: unknown) =>
+    data && typeof data === "object" && "message" in data && typeof data.message === "string" ? data.message : "Done";
   return (
     <form action={formAction} className="flex flex-wrap items-end gap-2" aria-label={`${spec.title}: ${rowId}`} data-control={spec.name}>
       <input type="hidden" name={spec.rowField} value={rowId} />

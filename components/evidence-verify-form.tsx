@@ -24,7 +24,11 @@ export function EvidenceVerifyForm() {
         if (!(file instanceof File)) return;
         setBusy(true);
         try {
-          const res = await fetch("/api/console/audit/verify", { method: "POST", body: file, headers: { "content-type": "application/x-tar" } });
+          const res = await fetch("/api/console/audit/verify", {
+            method: "POST",
+            body: file,
+            headers: { "content-type": "application/x-tar" },
+          });
           const body = await res.json().catch(() => ({ ok: false, error: `the server answered ${res.status}` }));
           setReport(body.ok ? body.data : { error: body.error });
         } finally {
@@ -39,7 +43,13 @@ export function EvidenceVerifyForm() {
         Verify
       </Button>
       <p role="status" aria-live="polite" data-testid="verify-result">
-        {report === null ? "" : "error" in report ? `Error: ${report.error}` : report.ok ? `Intact: ${report.count} entries, signed by this deployment's key ${report.keyFingerprint}.` : `Broken: ${report.problem}`}
+        {report === null
+          ? ""
+          : "error" in report
+            ? `Error: ${report.error}`
+            : report.ok
+              ? `Intact: ${report.count} entries, signed by this deployment's key ${report.keyFingerprint}.`
+              : `Broken: ${report.problem}`}
       </p>
     </form>
   );

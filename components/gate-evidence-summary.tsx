@@ -13,7 +13,8 @@ export function GateEvidenceSummary({ flowId, evidence }: { flowId: string; evid
   return (
     <details className="mt-2 text-xs" data-evidence={evidence.hash}>
       <summary>
-        Gate evidence {evidence.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC against {evidence.target}: {evidence.passed ? "passed" : "not passing"}
+        Gate evidence {evidence.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC against {evidence.target}:{" "}
+        {evidence.passed ? "passed" : "not passing"}
       </summary>
       <ul className="mt-1 grid gap-0.5" aria-label={`Gate evidence of ${flowId}`}>
         {evidence.gates.map((g) => (
@@ -24,7 +25,9 @@ export function GateEvidenceSummary({ flowId, evidence }: { flowId: string; evid
       </ul>
       <p className="mt-1">
         Run by {evidence.ranBy}; SHA-256 <span className="font-mono">{evidence.hash.slice(0, 16)}…</span>{" "}
-        <a className="underline" href={`/api/console/gates/evidence/${evidence.hash}`}>Download signed evidence</a>
+        <a className="underline" href={`/api/console/gates/evidence/${evidence.hash}`}>
+          Download signed evidence
+        </a>
       </p>
     </details>
   );

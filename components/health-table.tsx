@@ -27,5 +27,16 @@ const columns: ColumnDef<HealthRow, unknown>[] = [
 ];
 
 export function HealthTable({ rows, by }: { rows: HealthRow[]; by: string }) {
-  return <DataTable columns={columns} rows={rows} getRowId={(r) => r.group} label="Health by group" testId="health-table" caption={`Outcome rates by ${by}`} meta={{ by }} empty="No records in this period." />;
+  return (
+    <DataTable
+      columns={columns}
+      rows={rows}
+      getRowId={(r) => r.group}
+      label="Health by group"
+      testId="health-table"
+      caption={`Outcome rates by ${by}`}
+      meta={{ by }}
+      empty="No records in this period."
+    />
+  );
 }

@@ -17,7 +17,15 @@ export interface Impact {
   formRequestsRevoked: number;
 }
 
-export function KillSwitchForm({ action, canChange, impact }: { action: (prev: Result, form: FormData) => Promise<Result>; canChange: boolean; impact: Impact[] }) {
+export function KillSwitchForm({
+  action,
+  canChange,
+  impact,
+}: {
+  action: (prev: Result, form: FormData) => Promise<Result>;
+  canChange: boolean;
+  impact: Impact[];
+}) {
   const [result, formAction, pending] = useActionState(action, null);
   const [scope, setScope] = useState("global");
   const what = impact.find((i) => i.scope === scope);
@@ -37,7 +45,9 @@ export function KillSwitchForm({ action, canChange, impact }: { action: (prev: R
             { value: "global", label: "Everything (global)" },
             { value: "mode:form", label: "Form mode" },
             { value: "mode:url", label: "URL mode" },
-            ...impact.filter((i) => i.scope.startsWith("workflow:")).map((i) => ({ value: i.scope, label: `Workflow ${i.scope.slice("workflow:".length)} (every client)` })),
+            ...impact
+              .filter((i) => i.scope.startsWith("workflow:"))
+              .map((i) => ({ value: i.scope, label: `Workflow ${i.scope.slice("workflow:".length)} (every client)` })),
           ]}
         />
       </Field>

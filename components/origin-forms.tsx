@@ -19,7 +19,15 @@ export function AddOriginForm({ action }: { action: (prev: AddResult, form: Form
   return (
     <form action={formAction} className="grid max-w-xl gap-3" aria-label="Add or update an origin">
       <Field label="Exact redirect URIs (one per line, all on one origin)">
-        <TextArea size="sm" className="font-mono" name="redirectUris" required rows={3} value={uris} onChange={(e) => setUris(e.target.value)} />
+        <TextArea
+          size="sm"
+          className="font-mono"
+          name="redirectUris"
+          required
+          rows={3}
+          value={uris}
+          onChange={(e) => setUris(e.target.value)}
+        />
       </Field>
       <Field label="Note (optional)">
         <Input name="note" maxLength={200} value={note} onChange={(e) => setNote(e.target.value)} />
@@ -30,12 +38,22 @@ export function AddOriginForm({ action }: { action: (prev: AddResult, form: Form
       <Button tone="primary" disabled={pending} className="w-fit">
         Add to allowlist
       </Button>
-      <StatusLine testId="origin-result" result={result} done={(d) => `Allowed ${d.origin} with ${d.redirectUris.length} redirect URI(s).`} />
+      <StatusLine
+        testId="origin-result"
+        result={result}
+        done={(d) => `Allowed ${d.origin} with ${d.redirectUris.length} redirect URI(s).`}
+      />
     </form>
   );
 }
 
-export function DisableOriginForm({ origin, action }: { origin: string; action: (prev: DisableResult, form: FormData) => Promise<DisableResult> }) {
+export function DisableOriginForm({
+  origin,
+  action,
+}: {
+  origin: string;
+  action: (prev: DisableResult, form: FormData) => Promise<DisableResult>;
+}) {
   const [result, formAction, pending] = useActionState(action, null);
   return (
     <form action={formAction} className="inline" aria-label={`Remove ${origin}`}>

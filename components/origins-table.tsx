@@ -28,14 +28,20 @@ interface Meta {
 }
 
 const columns: ColumnDef<OriginRow, unknown>[] = [
-  { id: "origin", header: "Origin", cell: ({ row }) => <DomainHighlight url={row.original.origin} unicodeHost={row.original.unicodeHost} /> },
+  {
+    id: "origin",
+    header: "Origin",
+    cell: ({ row }) => <DomainHighlight url={row.original.origin} unicodeHost={row.original.unicodeHost} />,
+  },
   {
     id: "check",
     header: "URL check",
     cell: ({ row }) => (
       <>
         <Badge tone={VERDICT_TONE[row.original.verdict]}>{row.original.verdict}</Badge>
-        {row.original.reasons.length ? <p className="mt-1 text-xs text-amber-900 dark:text-amber-200">{row.original.reasons.join("; ")}</p> : null}
+        {row.original.reasons.length ? (
+          <p className="mt-1 text-xs text-amber-900 dark:text-amber-200">{row.original.reasons.join("; ")}</p>
+        ) : null}
       </>
     ),
   },
@@ -57,12 +63,30 @@ const columns: ColumnDef<OriginRow, unknown>[] = [
     header: "State",
     cell: ({ row, table }) => {
       const { disable } = table.options.meta as Meta;
-      return row.original.removedOn ? <span className="text-xs">removed {row.original.removedOn}</span> : disable ? <DisableOriginForm origin={row.original.origin} action={disable} /> : <span className="text-xs">allowed</span>;
+      return row.original.removedOn ? (
+        <span className="text-xs">removed {row.original.removedOn}</span>
+      ) : disable ? (
+        <DisableOriginForm origin={row.original.origin} action={disable} />
+      ) : (
+        <span className="text-xs">allowed</span>
+      );
     },
   },
 ];
 
 /** The URL-mode allowlist: each origin with its URL check and exact redirect URIs. */
 export function OriginsTable({ rows, disable }: { rows: OriginRow[] } & Meta) {
-  return <DataTable columns={columns} rows={rows} getRowId={(r) => r.id} label="Origins table" testId="origins" empty="No origin is allowed yet." meta={{ disable } satisfies Meta} rowClassName={(r) => (r.removedOn ? "opacity-60" : "")} className="mt-4" />;
+  return (
+    <DataTable
+      columns={columns}
+      rows={rows}
+      getRowId={(r) => r.id}
+      label="Origins table"
+      testId="origins"
+      empty="No origin is allowed yet."
+      meta={{ disable } satisfies Meta}
+      rowClassName={(r) => (r.removedOn ? "opacity-60" : "")}
+      className="mt-4"
+    />
+  );
 }

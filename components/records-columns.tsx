@@ -30,10 +30,21 @@ export function getRecordColumns(): ColumnDef<RecordRow, unknown>[] {
     {
       id: "select",
       header: ({ table }) => (
-        <input type="checkbox" aria-label="Select all unfinished records on this page" checked={table.getIsAllRowsSelected()} onChange={table.getToggleAllRowsSelectedHandler()} />
+        <input
+          type="checkbox"
+          aria-label="Select all unfinished records on this page"
+          checked={table.getIsAllRowsSelected()}
+          onChange={table.getToggleAllRowsSelectedHandler()}
+        />
       ),
       cell: ({ row }) => (
-        <input type="checkbox" aria-label={`Select record ${row.original.id}`} disabled={!row.getCanSelect()} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
+        <input
+          type="checkbox"
+          aria-label={`Select record ${row.original.id}`}
+          disabled={!row.getCanSelect()}
+          checked={row.getIsSelected()}
+          onChange={row.getToggleSelectedHandler()}
+        />
       ),
     },
     {
@@ -51,7 +62,11 @@ export function getRecordColumns(): ColumnDef<RecordRow, unknown>[] {
       cell: ({ row }) => (
         <span className="font-mono text-sm">
           {row.original.state}
-          {row.original.stuck ? <Badge tone="stuck" className="ml-2">stuck</Badge> : null}
+          {row.original.stuck ? (
+            <Badge tone="stuck" className="ml-2">
+              stuck
+            </Badge>
+          ) : null}
         </span>
       ),
     },
@@ -59,6 +74,10 @@ export function getRecordColumns(): ColumnDef<RecordRow, unknown>[] {
     { accessorKey: "toolName", header: "Tool" },
     { accessorKey: "client", header: "Client" },
     { accessorKey: "routeDecision", header: "Route" },
-    { accessorKey: "ageSeconds", header: "Age", cell: ({ row }) => <span title={row.original.createdAt}>{age(row.original.ageSeconds)}</span> },
+    {
+      accessorKey: "ageSeconds",
+      header: "Age",
+      cell: ({ row }) => <span title={row.original.createdAt}>{age(row.original.ageSeconds)}</span>,
+    },
   ];
 }

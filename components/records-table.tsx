@@ -13,7 +13,21 @@ import type { TableUrl } from "./ui/table-url";
 
 type Result = ActionResult<{ revoked: number }> | null;
 
-export function RecordsTable({ rows, revoke, canRevoke, url, sort, paging }: { rows: RecordRow[]; revoke: (prev: Result, form: FormData) => Promise<Result>; canRevoke: boolean; url: TableUrl; sort: TableSort; paging: TablePaging }) {
+export function RecordsTable({
+  rows,
+  revoke,
+  canRevoke,
+  url,
+  sort,
+  paging,
+}: {
+  rows: RecordRow[];
+  revoke: (prev: Result, form: FormData) => Promise<Result>;
+  canRevoke: boolean;
+  url: TableUrl;
+  sort: TableSort;
+  paging: TablePaging;
+}) {
   const [selection, setSelection] = useState<RowSelectionState>({});
   const columns = useMemo(() => getRecordColumns(), []);
   const [result, action, pending] = useActionState(revoke, null);

@@ -11,7 +11,13 @@ import { StatusLine } from "./ui/status-line";
 
 type Result = ActionResult<{ id: string }> | null;
 
-function TextField({ name, label, value, set, ...rest }: { name: string; label: string; value: string; set: (v: string) => void } & Omit<InputHTMLAttributes<HTMLInputElement>, "size">) {
+function TextField({
+  name,
+  label,
+  value,
+  set,
+  ...rest
+}: { name: string; label: string; value: string; set: (v: string) => void } & Omit<InputHTMLAttributes<HTMLInputElement>, "size">) {
   return (
     <Field label={label} size="xs">
       <Input size="sm" name={name} value={value} onChange={(e) => set(e.target.value)} {...rest} />
@@ -22,18 +28,46 @@ function TextField({ name, label, value, set, ...rest }: { name: string; label: 
 export function AddUpstreamForm({ action }: { action: (prev: Result, form: FormData) => Promise<Result> }) {
   const [result, formAction, pending] = useActionState(action, null);
   // Controlled, so a refused submission keeps what was typed.
-  const [v, setV] = useState({ id: "", displayName: "", url: "", tenants: "", exposedTools: "*", urlOrigins: "", authKind: "none", header: "Authorization", secretEnv: "", prefix: "Bearer " });
+  const [v, setV] = useState({
+    id: "",
+    displayName: "",
+    url: "",
+    tenants: "",
+    exposedTools: "*",
+    urlOrigins: "",
+    authKind: "none",
+    header: "Authorization",
+    secretEnv: "",
+    prefix: "Bearer ",
+  });
   const set = (k: keyof typeof v) => (x: string) => setV({ ...v, [k]: x });
   return (
     <form action={formAction} className="flex flex-wrap items-end gap-2" aria-label="Add an upstream MCP server">
-      <TextField name="id" label="Id (letters, digits)" value={v.id} set={set("id")} required maxLength={24} pattern="[a-z][a-z0-9]{1,23}" />
+      <TextField
+        name="id"
+        label="Id (letters, digits)"
+        value={v.id}
+        set={set("id")}
+        required
+        maxLength={24}
+        pattern="[a-z][a-z0-9]{1,23}"
+      />
       <TextField name="displayName" label="Display name" value={v.displayName} set={set("displayName")} required maxLength={100} />
       <TextField name="url" label="Streamable HTTP URL" value={v.url} set={set("url")} required maxLength={2048} type="url" />
       <TextField name="tenants" label="Tenants (comma-separated)" value={v.tenants} set={set("tenants")} required />
       <TextField name="exposedTools" label="Exposed tools (* for all)" value={v.exposedTools} set={set("exposedTools")} required />
       <TextField name="urlOrigins" label="URL-mode origins (https://...)" value={v.urlOrigins} set={set("urlOrigins")} />
       <Field label="Gateway credential" size="xs">
-        <Select size="sm" name="authKind" value={v.authKind} onChange={(e) => set("authKind")(e.target.value)} options={[{ value: "none", label: "none" }, { value: "header", label: "header from a configured secret" }]} />
+        <Select
+          size="sm"
+          name="authKind"
+          value={v.authKind}
+          onChange={(e) => set("authKind")(e.target.value)}
+          options={[
+            { value: "none", label: "none" },
+            { value: "header", label: "header from a configured secret" },
+          ]}
+        />
       </Field>
       {v.authKind === "header" ? (
         <>

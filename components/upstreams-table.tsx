@@ -43,12 +43,36 @@ const columns: ColumnDef<UpstreamRow, unknown>[] = [
   { id: "tenants", header: "Tenants", cell: ({ row }) => row.original.tenants.join(", "), meta: mono },
   { id: "tools", header: "Tools", cell: ({ row }) => row.original.exposedTools.join(", "), meta: mono },
   { id: "urlOrigins", header: "URL origins", cell: ({ row }) => row.original.urlOrigins.join(", ") || "-", meta: mono },
-  { id: "reachable", header: "Reachable", cell: ({ row }) => (row.original.reachable === null ? "unknown" : row.original.reachable ? "yes" : "no") },
+  {
+    id: "reachable",
+    header: "Reachable",
+    cell: ({ row }) => (row.original.reachable === null ? "unknown" : row.original.reachable ? "yes" : "no"),
+  },
   { id: "revision", header: "Revision", cell: ({ row }) => row.original.revision ?? "-", meta: mono },
-  { id: "listed", header: "Tools listed", cell: ({ row }) => (row.original.tools === null ? "-" : row.original.toolsNotice ? `${row.original.tools} (${row.original.toolsNotice})` : row.original.tools), meta: { className: "text-xs tabular-nums" } },
-  { id: "latency", header: "Latency", cell: ({ row }) => (row.original.latencyMs !== null ? `${row.original.latencyMs} ms` : "-"), meta: num },
+  {
+    id: "listed",
+    header: "Tools listed",
+    cell: ({ row }) =>
+      row.original.tools === null
+        ? "-"
+        : row.original.toolsNotice
+          ? `${row.original.tools} (${row.original.toolsNotice})`
+          : row.original.tools,
+    meta: { className: "text-xs tabular-nums" },
+  },
+  {
+    id: "latency",
+    header: "Latency",
+    cell: ({ row }) => (row.original.latencyMs !== null ? `${row.original.latencyMs} ms` : "-"),
+    meta: num,
+  },
   { id: "lastError", header: "Last error", cell: ({ row }) => row.original.lastError ?? "-", meta: { className: "text-xs" } },
-  ...UPSTREAM_OUTCOMES.map((s): ColumnDef<UpstreamRow, unknown> => ({ id: `outcome-${s}`, header: s, cell: ({ row }) => row.original.outcomes[s] ?? 0, meta: num })),
+  ...UPSTREAM_OUTCOMES.map((s): ColumnDef<UpstreamRow, unknown> => ({
+    id: `outcome-${s}`,
+    header: s,
+    cell: ({ row }) => row.original.outcomes[s] ?? 0,
+    meta: num,
+  })),
   {
     id: "action",
     header: "Action",
@@ -61,5 +85,17 @@ const columns: ColumnDef<UpstreamRow, unknown>[] = [
 
 /** The gateway's upstream servers: configuration, this instance's last contact, stored outcomes. */
 export function UpstreamsTable({ rows, remove }: { rows: UpstreamRow[] } & Meta) {
-  return <DataTable columns={columns} rows={rows} getRowId={(r) => r.id} label="Upstreams table" testId="upstreams-table" empty="No upstream server is configured." meta={{ remove } satisfies Meta} hiddenColumns={remove ? [] : ["action"]} className="mt-4" />;
+  return (
+    <DataTable
+      columns={columns}
+      rows={rows}
+      getRowId={(r) => r.id}
+      label="Upstreams table"
+      testId="upstreams-table"
+      empty="No upstream server is configured."
+      meta={{ remove } satisfies Meta}
+      hiddenColumns={remove ? [] : ["action"]}
+      className="mt-4"
+    />
+  );
 }

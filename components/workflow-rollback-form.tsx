@@ -11,7 +11,13 @@ type Result = ActionResult<{ message: string }> | null;
 
 // One decision for every client of a workflow: rolls back each of its flows (and creates a
 // rolled-back flow for any mapped profile that has none yet).
-export function WorkflowRollbackForm({ workflow, action }: { workflow: string; action: (prev: Result, form: FormData) => Promise<Result> }) {
+export function WorkflowRollbackForm({
+  workflow,
+  action,
+}: {
+  workflow: string;
+  action: (prev: Result, form: FormData) => Promise<Result>;
+}) {
   const [result, formAction, pending] = useActionState(action, null);
   return (
     <form action={formAction} className="flex flex-wrap items-end gap-2" aria-label={`Roll back ${workflow} for every client`}>

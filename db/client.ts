@@ -45,7 +45,14 @@ export async function openStore(config: StoreConfig, options: OpenOptions = {}):
   if (config.kind === "pglite-memory") {
     const pg = await PGlite.create();
     const pool = createPoolUse(1);
-    return { db: drizzlePglite({ client: instrumentPglite(pg, pool), schema }) as unknown as Db, kind: "pglite", location: "memory", pglite: pg, pool, close: () => pg.close() };
+    return {
+      db: drizzlePglite({ client: instrumentPglite(pg, pool), schema }) as unknown as Db,
+      kind: "pglite",
+      location: "memory",
+      pglite: pg,
+      pool,
+      close: () => pg.close(),
+    };
   }
   const release = await lockDataDir(config.dataDir, options.purpose ?? `pid ${process.pid}`);
   try {

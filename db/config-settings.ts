@@ -114,6 +114,7 @@ export function readFrom<T>(spec: SettingSpec<T>, env: Env, name: string): T | u
   const raw = rawSetting(env, name, spec as SettingSpec<unknown>);
   if (raw === undefined) return spec.default;
   const parsed = spec.kind.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(problemLine(name, spec as SettingSpec<unknown>, raw, parsed.error.issues[0]?.message ?? "is not valid"));
+  if (!parsed.success)
+    throw new ConfigError(problemLine(name, spec as SettingSpec<unknown>, raw, parsed.error.issues[0]?.message ?? "is not valid"));
   return parsed.data;
 }

@@ -7,9 +7,7 @@ import { DB_SETTINGS, type Env, readFrom } from "./config-settings";
 export type { Env };
 
 export type StoreConfig =
-  | { kind: "postgres"; url: string; poolMax: number }
-  | { kind: "pglite"; dataDir: string }
-  | { kind: "pglite-memory" };
+  { kind: "postgres"; url: string; poolMax: number } | { kind: "pglite"; dataDir: string } | { kind: "pglite-memory" };
 
 export function dataDirFromEnv(env: Env = process.env): string {
   return path.resolve(/*turbopackIgnore: true*/ readFrom(DB_SETTINGS.DATA_DIR, env, "DATA_DIR") ?? ".data");

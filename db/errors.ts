@@ -38,7 +38,11 @@ export function storeFailureOf(err: unknown): StoreFailure | undefined {
   let cur: unknown = err;
   for (let depth = 0; cur && depth < 5; depth++) {
     const code = (cur as { code?: unknown }).code;
-    if (typeof code === "string" && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|CONNECT_TIMEOUT)$/.test(code)) return "unavailable";
+    if (
+      typeof code === "string" &&
+      /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|CONNECT_TIMEOUT)$/.test(code)
+    )
+      return "unavailable";
     if ((cur as { name?: unknown }).name === "StoreUnavailableError") return "unavailable";
     cur = (cur as { cause?: unknown }).cause;
   }

@@ -30,7 +30,12 @@ export function createPoolUse(max: number): PoolUse & { observe<T>(name: string,
       // A span only under a recording parent (a traced request): background work (reconciler,
       // sweeper) and untraced deployments open none.
       const parent = trace.getActiveSpan();
-      const span = parent?.isRecording() ? trace.getTracer(TRACER).startSpan(name, { kind: SpanKind.CLIENT, attributes: { "db.system.name": "postgresql", "db.operation.name": operationOf(query) } }) : undefined;
+      const span = parent?.isRecording()
+        ? trace.getTracer(TRACER).startSpan(name, {
+            kind: SpanKind.CLIENT,
+            attributes: { "db.system.name": "postgresql", "db.operation.name": operationOf(query) },
+          })
+        : undefined;
       try {
         return await run();
       } catch (err) {
@@ -61,7 +66,8 @@ export function instrumentPostgres<C extends object>(client: C, use: Observer): 
         };
       }
       if (prop === "begin" && typeof v === "function") {
-        return (...args: unknown[]) => use.observe("db.transaction", "begin", () => (v as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+        return (...args: unknown[]) =>
+          use.observe("db.transaction", "begin", () => (v as (...a: unknown[]) => Promise<unknown>).apply(target, args));
       }
       // Other methods run on the real object: PGlite keeps private fields a Proxy cannot reach.
       return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
@@ -75,7 +81,10 @@ export function instrumentPglite<C extends object>(client: C, use: Observer): C 
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver) as unknown;
       if ((prop === "query" || prop === "transaction") && typeof v === "function") {
-        return (...args: unknown[]) => use.observe(prop === "query" ? "db.query" : "db.transaction", prop === "query" ? args[0] : "begin", () => (v as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+        return (...args: unknown[]) =>
+          use.observe(prop === "query" ? "db.query" : "db.transaction", prop === "query" ? args[0] : "begin", () =>
+            (v as (...a: unknown[]) => Promise<unknown>).apply(target, args),
+          );
       }
       // Other methods run on the real object: PGlite keeps private fields a Proxy cannot reach.
       return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;

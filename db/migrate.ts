@@ -37,7 +37,9 @@ export async function migrateStore(store: Store, config: StoreConfig): Promise<v
 let shipped: number | undefined;
 function newestShippedMigration(): number {
   if (shipped === undefined) {
-    const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: Array<{ when: number }> };
+    const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8")) as {
+      entries: Array<{ when: number }>;
+    };
     shipped = Math.max(...journal.entries.map((e) => e.when));
   }
   return shipped;

@@ -21,7 +21,14 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { AuditDetail, ClientCapabilitiesJson, FingerprintInputs, RecordEventDetail, UpstreamAuthSettings, ValidationIssue } from "./json-columns";
+import type {
+  AuditDetail,
+  ClientCapabilitiesJson,
+  FingerprintInputs,
+  RecordEventDetail,
+  UpstreamAuthSettings,
+  ValidationIssue,
+} from "./json-columns";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => "bytea",
@@ -64,47 +71,20 @@ export const endReason = pgEnum("end_reason", ["client_disconnected"]);
 export const routeDecision = pgEnum("route_decision", ["form", "url", "fallback", "blocked"]);
 
 // What a workflow needs from the user; decides which routes are even possible.
-export const needKind = pgEnum("need_kind", [
-  "field",
-  "credential",
-  "payment",
-  "grant",
-  "approval",
-  "authoritative",
-]);
+export const needKind = pgEnum("need_kind", ["field", "credential", "payment", "grant", "approval", "authoritative"]);
 
 export const flowStage = pgEnum("flow_stage", ["off", "canary", "promoted", "rolled_back"]);
 
-export const gateName = pgEnum("gate_name", [
-  "contract",
-  "privacy",
-  "phishing",
-  "recovery",
-  "accessibility",
-]);
+export const gateName = pgEnum("gate_name", ["contract", "privacy", "phishing", "recovery", "accessibility"]);
 
 export const approvalKind = pgEnum("approval_kind", ["promotion", "workflow_action"]);
 
 // `consumed`: an approved workflow action that has run; it cannot authorise a second run.
-export const approvalState = pgEnum("approval_state", [
-  "pending",
-  "approved",
-  "rejected",
-  "consumed",
-  "superseded",
-  "expired",
-]);
+export const approvalState = pgEnum("approval_state", ["pending", "approved", "rejected", "consumed", "superseded", "expired"]);
 
 export const actorType = pgEnum("actor_type", ["operator", "system", "subject"]);
 
-export const operatorRole = pgEnum("operator_role", [
-  "admin",
-  "operator",
-  "releaser",
-  "approver",
-  "auditor",
-  "viewer",
-]);
+export const operatorRole = pgEnum("operator_role", ["admin", "operator", "releaser", "approver", "auditor", "viewer"]);
 
 export const connectionStatus = pgEnum("connection_status", ["active", "revoked"]);
 
@@ -183,7 +163,9 @@ export const mcpSessions = pgTable(
     index("mcp_sessions_client_idx").on(t.clientName, t.clientVersion),
     index("mcp_sessions_created_idx").on(t.createdAt),
     // The per-subject session cap counts a subject's open sessions on every initialize.
-    index("mcp_sessions_open_subject_idx").on(t.subject, t.tenantId, t.lastSeenAt).where(sql`closed_at is null`),
+    index("mcp_sessions_open_subject_idx")
+      .on(t.subject, t.tenantId, t.lastSeenAt)
+      .where(sql`closed_at is null`),
   ],
 );
 
@@ -299,9 +281,15 @@ export const elicitationRecords = pgTable(
     routeDecision: routeDecision("route_decision").notNull(),
     routeReason: text("route_reason").notNull(),
     schemaHash: text("schema_hash"),
-    fieldNames: text("field_names").array().notNull().default(sql`'{}'::text[]`),
+    fieldNames: text("field_names")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     // [{ field, keyword }] only: which field failed which rule, never the value.
-    validationErrors: jsonb("validation_errors").$type<ValidationIssue[]>().notNull().default(sql`'[]'::jsonb`),
+    validationErrors: jsonb("validation_errors")
+      .$type<ValidationIssue[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     // URL mode.
     providerId: text("provider_id").references(() => providers.id),
     targetOrigin: text("target_origin"),
@@ -335,7 +323,9 @@ export const elicitationRecords = pgTable(
     index("records_subject_tool_idx").on(t.subject, t.tenantId, t.toolName, t.createdAt),
     index("records_session_idx").on(t.sessionId),
     // The upstreams page counts each upstream's elicitations by outcome.
-    index("records_upstream_idx").on(t.upstreamId, t.state).where(sql`upstream_id is not null`),
+    index("records_upstream_idx")
+      .on(t.upstreamId, t.state)
+      .where(sql`upstream_id is not null`),
   ],
 );
 
@@ -363,10 +353,7 @@ export const upstreams = pgTable(
     createdAt: tstz("created_at").notNull().defaultNow(),
     updatedAt: tstz("updated_at").notNull().defaultNow(),
   },
-  (t) => [
-    check("upstreams_id_ck", sql`${t.id} ~ '^[a-z][a-z0-9]{1,23}$'`),
-    index("upstreams_tenants_idx").using("gin", t.tenants),
-  ],
+  (t) => [check("upstreams_id_ck", sql`${t.id} ~ '^[a-z][a-z0-9]{1,23}$'`), index("upstreams_tenants_idx").using("gin", t.tenants)],
 );
 
 // Hourly rollup of the records, maintained by a trigger in the same transaction as every record
@@ -414,7 +401,10 @@ export const elicitationEvents = pgTable(
     actorId: text("actor_id").notNull(),
     reason: text("reason"),
     // Value-free detail: field names, error keywords, counts.
-    detail: jsonb("detail").$type<RecordEventDetail>().notNull().default(sql`'{}'::jsonb`),
+    detail: jsonb("detail")
+      .$type<RecordEventDetail>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
   },
   (t) => [index("events_record_idx").on(t.recordId, t.at), index("events_at_idx").on(t.at)],
 );
@@ -647,7 +637,11 @@ export const auditCoalesce = pgTable(
     targetId: text("target_id").notNull(),
     detail: jsonb("detail").$type<AuditDetail>().notNull(),
   },
-  (t) => [index("audit_coalesce_pending_idx").on(t.windowStart).where(sql`repeats > 0`)],
+  (t) => [
+    index("audit_coalesce_pending_idx")
+      .on(t.windowStart)
+      .where(sql`repeats > 0`),
+  ],
 );
 export type Tenant = typeof tenants.$inferSelect;
 export type Operator = typeof operators.$inferSelect;

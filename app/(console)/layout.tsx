@@ -20,7 +20,12 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   const [operator, signOutTo] = await Promise.all([loadOperator(db, user.sub), endSessionUrl()]);
   const switches = operator && hasPermission(operator.roles, PERMISSIONS.healthRead) ? await activeKillSwitches(db) : [];
   return (
-    <ConsoleShell user={user} nav={consoleNavigation()} switches={switches.map((s) => ({ scope: s.scope, reason: s.reason }))} endSessionUrl={signOutTo}>
+    <ConsoleShell
+      user={user}
+      nav={consoleNavigation()}
+      switches={switches.map((s) => ({ scope: s.scope, reason: s.reason }))}
+      endSessionUrl={signOutTo}
+    >
       {children}
     </ConsoleShell>
   );

@@ -19,6 +19,11 @@ export function buttonClass(tone: ButtonTone = "outline", size: ButtonSize = "md
   return `rounded disabled:opacity-60 ${TONES[tone]} ${SIZES[size]} ${extra}`.trim();
 }
 
-export function Button({ tone = "outline", size = "md", className = "", ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { tone?: ButtonTone; size?: ButtonSize }) {
+export function Button({
+  tone = "outline",
+  size = "md",
+  className = "",
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { tone?: ButtonTone; size?: ButtonSize }) {
   return <button {...rest} className={buttonClass(tone, size, className)} />;
 }

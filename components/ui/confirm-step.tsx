@@ -6,7 +6,27 @@ import { buttonClass, type ButtonTone } from "./button";
 // Asking is not doing: the first button only shows what will happen; a second, different button
 // submits. The parent remounts this (a React key) when what is being confirmed changes, so a
 // confirmation never carries over to another choice.
-export function ConfirmStep({ ask, confirm, name, value, tone = "danger", pending = false, details, testId, children }: { ask: string; confirm: string; name: string; value: string; tone?: ButtonTone; pending?: boolean; details: ReactNode; testId?: string; children?: ReactNode }) {
+export function ConfirmStep({
+  ask,
+  confirm,
+  name,
+  value,
+  tone = "danger",
+  pending = false,
+  details,
+  testId,
+  children,
+}: {
+  ask: string;
+  confirm: string;
+  name: string;
+  value: string;
+  tone?: ButtonTone;
+  pending?: boolean;
+  details: ReactNode;
+  testId?: string;
+  children?: ReactNode;
+}) {
   const [confirming, setConfirming] = useState(false);
   return (
     <>

@@ -1,6 +1,15 @@
 "use client";
 
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type OnChangeFn, type Row, type RowData, type RowSelectionState } from "@tanstack/react-table";
+import {
+  flexRender,
+  getCoreRowModel,
+  useReactTable,
+  type ColumnDef,
+  type OnChangeFn,
+  type Row,
+  type RowData,
+  type RowSelectionState,
+} from "@tanstack/react-table";
 import Link from "next/link";
 import { ScrollRegion } from "../scroll-region";
 import { tableHref, type TableUrl } from "./table-url";
@@ -65,14 +74,34 @@ function dataAttributes(data: Readonly<Record<string, string>> | undefined): Rec
   return Object.fromEntries(Object.entries(data ?? {}).map(([k, v]) => [`data-${k}`, v]));
 }
 
-export function DataTable<T>({ columns, rows, getRowId, label, testId, empty, url, sort, paging, rowClassName, rowData, caption, meta, hiddenColumns = [], selection, className = "" }: DataTableProps<T>) {
+export function DataTable<T>({
+  columns,
+  rows,
+  getRowId,
+  label,
+  testId,
+  empty,
+  url,
+  sort,
+  paging,
+  rowClassName,
+  rowData,
+  caption,
+  meta,
+  hiddenColumns = [],
+  selection,
+  className = "",
+}: DataTableProps<T>) {
   const table = useReactTable({
     data: rows,
     columns,
     getRowId,
     getCoreRowModel: getCoreRowModel(),
     meta,
-    state: { columnVisibility: Object.fromEntries(hiddenColumns.map((id) => [id, false])), ...(selection ? { rowSelection: selection.state } : {}) },
+    state: {
+      columnVisibility: Object.fromEntries(hiddenColumns.map((id) => [id, false])),
+      ...(selection ? { rowSelection: selection.state } : {}),
+    },
     onRowSelectionChange: selection?.onChange,
     enableRowSelection: selection?.canSelect ?? false,
     manualPagination: true,
@@ -89,12 +118,21 @@ export function DataTable<T>({ columns, rows, getRowId, label, testId, empty, ur
               <tr key={hg.id} className="border-b border-slate-300 dark:border-slate-700">
                 {hg.headers.map((h) => {
                   const sortable = sort && url ? sort.columns[h.column.id] : undefined;
-                  const direction = sortable ? (sort?.current === sortable.asc ? "ascending" : sort?.current === sortable.desc ? "descending" : undefined) : undefined;
+                  const direction = sortable
+                    ? sort?.current === sortable.asc
+                      ? "ascending"
+                      : sort?.current === sortable.desc
+                        ? "descending"
+                        : undefined
+                    : undefined;
                   const content = h.isPlaceholder ? null : flexRender(h.column.columnDef.header, h.getContext());
                   return (
                     <th key={h.id} scope="col" className="px-2 py-1" aria-sort={direction}>
                       {sortable && url && sort ? (
-                        <Link className="underline" href={tableHref(url, { [sort.param]: direction === "descending" ? sortable.asc : sortable.desc })}>
+                        <Link
+                          className="underline"
+                          href={tableHref(url, { [sort.param]: direction === "descending" ? sortable.asc : sortable.desc })}
+                        >
                           {content}
                           <span aria-hidden="true">{direction === "descending" ? " ↓" : direction === "ascending" ? " ↑" : ""}</span>
                         </Link>
@@ -109,7 +147,11 @@ export function DataTable<T>({ columns, rows, getRowId, label, testId, empty, ur
           </thead>
           <tbody>
             {table.getRowModel().rows.map((row) => (
-              <tr key={row.id} className={`border-b border-slate-100 align-top dark:border-slate-900 ${rowClassName?.(row.original) ?? ""}`} {...dataAttributes(rowData?.(row.original))}>
+              <tr
+                key={row.id}
+                className={`border-b border-slate-100 align-top dark:border-slate-900 ${rowClassName?.(row.original) ?? ""}`}
+                {...dataAttributes(rowData?.(row.original))}
+              >
                 {row.getVisibleCells().map((cell) => (
                   <td key={cell.id} className={`px-2 py-1 ${cell.column.columnDef.meta?.className ?? ""}`}>
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}

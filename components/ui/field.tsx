@@ -5,7 +5,21 @@ import type { ReactNode } from "react";
 // Spelled out, not built from the size, so Tailwind's scanner sees each class.
 const TEXT = { xs: "text-xs", sm: "text-sm", base: "" } as const;
 
-export function Field({ label, error, size = "sm", strong = false, className = "", children }: { label: ReactNode; error?: string; size?: "xs" | "sm" | "base"; strong?: boolean; className?: string; children: ReactNode }) {
+export function Field({
+  label,
+  error,
+  size = "sm",
+  strong = false,
+  className = "",
+  children,
+}: {
+  label: ReactNode;
+  error?: string;
+  size?: "xs" | "sm" | "base";
+  strong?: boolean;
+  className?: string;
+  children: ReactNode;
+}) {
   const text = TEXT[size];
   return (
     <label className={`grid gap-1 ${text} ${className}`.trim()}>

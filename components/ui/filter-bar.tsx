@@ -13,7 +13,17 @@ export type FilterDef =
   | { kind: "text"; name: string; label: string; maxLength?: number }
   | { kind: "checkbox"; name: string; label: string; value: string };
 
-export function FilterBar({ url, filters, label, clearLabel }: { url: TableUrl; filters: readonly FilterDef[]; label: string; clearLabel?: string }) {
+export function FilterBar({
+  url,
+  filters,
+  label,
+  clearLabel,
+}: {
+  url: TableUrl;
+  filters: readonly FilterDef[];
+  label: string;
+  clearLabel?: string;
+}) {
   const current = (name: string) => (Object.hasOwn(url.params, name) ? url.params[name] : undefined);
   const isDefault = (name: string, v: string) => !!url.defaults && Object.hasOwn(url.defaults, name) && url.defaults[name] === v;
   const applied = filters.flatMap((f) => {
@@ -49,7 +59,11 @@ export function FilterBar({ url, filters, label, clearLabel }: { url: TableUrl; 
         <ul className="mt-2 flex flex-wrap gap-2 text-sm" aria-label="Applied filters">
           {applied.map(({ f, v }) => (
             <li key={f.name}>
-              <Link href={tableHref(url, { [f.name]: undefined })} className="rounded-full border border-slate-400 px-2 py-0.5 hover:bg-slate-100 dark:hover:bg-slate-800" aria-label={`Remove filter ${f.label}: ${v}`}>
+              <Link
+                href={tableHref(url, { [f.name]: undefined })}
+                className="rounded-full border border-slate-400 px-2 py-0.5 hover:bg-slate-100 dark:hover:bg-slate-800"
+                aria-label={`Remove filter ${f.label}: ${v}`}
+              >
                 {f.label}: {v} ✕
               </Link>
             </li>

@@ -10,7 +10,11 @@ export function controlClass(size: ControlSize = "md", extra = ""): string {
   return `${BASE} ${SIZES[size]} ${extra}`.trim();
 }
 
-export function Input({ size = "md", className = "", ...rest }: Omit<InputHTMLAttributes<HTMLInputElement>, "size"> & { size?: ControlSize }) {
+export function Input({
+  size = "md",
+  className = "",
+  ...rest
+}: Omit<InputHTMLAttributes<HTMLInputElement>, "size"> & { size?: ControlSize }) {
   return <input {...rest} className={controlClass(size, className)} />;
 }
 

@@ -7,7 +7,17 @@ export interface SelectOption {
 }
 
 /** A select from plain strings or {value, label} pairs, with an optional "any" first choice. */
-export function Select({ options, any, size = "md", className = "", ...rest }: Omit<SelectHTMLAttributes<HTMLSelectElement>, "size"> & { options: readonly (string | SelectOption)[]; any?: string; size?: ControlSize }) {
+export function Select({
+  options,
+  any,
+  size = "md",
+  className = "",
+  ...rest
+}: Omit<SelectHTMLAttributes<HTMLSelectElement>, "size"> & {
+  options: readonly (string | SelectOption)[];
+  any?: string;
+  size?: ControlSize;
+}) {
   return (
     <select {...rest} className={controlClass(size, className)}>
       {any !== undefined ? <option value="">{any}</option> : null}

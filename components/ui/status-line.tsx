@@ -13,11 +13,30 @@ export function refusalText(result: { error: string; fieldErrors?: Record<string
   return `Refused: ${[result.error, ...entries.map(([k, e]) => `${k}: ${e.join(", ")}`)].join("; ")}`;
 }
 
-export function StatusLine<T>({ result, done, as: Tag = "p", testId, className = "", fieldErrors = "named" }: { result: ActionResult<T> | null; done?: (data: T) => string; as?: "p" | "span"; testId?: string; className?: string; fieldErrors?: FieldErrorStyle }) {
+export function StatusLine<T>({
+  result,
+  done,
+  as: Tag = "p",
+  testId,
+  className = "",
+  fieldErrors = "named",
+}: {
+  result: ActionResult<T> | null;
+  done?: (data: T) => string;
+  as?: "p" | "span";
+  testId?: string;
+  className?: string;
+  fieldErrors?: FieldErrorStyle;
+}) {
   const refused = result !== null && !result.ok;
   const text = result === null ? "" : result.ok ? (done ? done(result.data) : "") : refusalText(result, fieldErrors);
   return (
-    <Tag role="status" aria-live="polite" data-testid={testId} className={`${className} ${refused ? "text-red-800 dark:text-red-300" : ""}`.trim()}>
+    <Tag
+      role="status"
+      aria-live="polite"
+      data-testid={testId}
+      className={`${className} ${refused ? "text-red-800 dark:text-red-300" : ""}`.trim()}
+    >
       {text}
     </Tag>
   );

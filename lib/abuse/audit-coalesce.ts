@@ -27,7 +27,10 @@ export interface CoalesceKey {
 
 type CoalescedInput = AuditInput & { action: CoalescedAction; detail: AuditDetail };
 
-const keyHash = (key: CoalesceKey) => createHash("sha256").update(JSON.stringify([key.actor, key.action, key.reason, key.target])).digest("base64url");
+const keyHash = (key: CoalesceKey) =>
+  createHash("sha256")
+    .update(JSON.stringify([key.actor, key.action, key.reason, key.target]))
+    .digest("base64url");
 
 function repeatedEntry(row: typeof auditCoalesce.$inferSelect): AuditInput {
   // The row was written by auditCoalesced below with a CoalescedAction; a row naming anything else
@@ -47,7 +50,13 @@ function repeatedEntry(row: typeof auditCoalesce.$inferSelect): AuditInput {
  * Records one denied view. Returns "written" when this call wrote an audit entry (the first in its
  * window), "counted" when it only added to the window's count.
  */
-export async function auditCoalesced(db: Db, entry: CoalescedInput, key: CoalesceKey, windowMs: number, now = new Date()): Promise<CoalesceOutcome> {
+export async function auditCoalesced(
+  db: Db,
+  entry: CoalescedInput,
+  key: CoalesceKey,
+  windowMs: number,
+  now = new Date(),
+): Promise<CoalesceOutcome> {
   const k = keyHash(key);
   const windowOpenSince = new Date(now.getTime() - windowMs);
   // The flood path: one UPDATE, no audit chain lock.
@@ -58,13 +67,30 @@ export async function auditCoalesced(db: Db, entry: CoalescedInput, key: Coalesc
     .returning({ key: auditCoalesce.key });
   if (counted.length > 0) return "counted";
   return db.transaction(async (tx) => {
-    const fields = { windowStart: now, lastAt: now, repeats: 0, actorType: entry.actorType, actorId: entry.actorId, action: entry.action, targetType: entry.targetType, targetId: entry.targetId, detail: entry.detail };
-    const inserted = await tx.insert(auditCoalesce).values({ key: k, ...fields }).onConflictDoNothing().returning({ key: auditCoalesce.key });
+    const fields = {
+      windowStart: now,
+      lastAt: now,
+      repeats: 0,
+      actorType: entry.actorType,
+      actorId: entry.actorId,
+      action: entry.action,
+      targetType: entry.targetType,
+      targetId: entry.targetId,
+      detail: entry.detail,
+    };
+    const inserted = await tx
+      .insert(auditCoalesce)
+      .values({ key: k, ...fields })
+      .onConflictDoNothing()
+      .returning({ key: auditCoalesce.key });
     if (inserted.length === 0) {
       const [row] = await tx.select().from(auditCoalesce).where(eq(auditCoalesce.key, k)).for("update");
       if (row && row.windowStart > windowOpenSince) {
         // Another request opened the window meanwhile: count this one in it.
-        await tx.update(auditCoalesce).set({ repeats: sql`${auditCoalesce.repeats} + 1`, lastAt: now }).where(eq(auditCoalesce.key, k));
+        await tx
+          .update(auditCoalesce)
+          .set({ repeats: sql`${auditCoalesce.repeats} + 1`, lastAt: now })
+          .where(eq(auditCoalesce.key, k));
         return "counted" as const;
       }
       if (row && row.repeats > 0) await appendAudit(tx, repeatedEntry(row));
@@ -76,7 +102,13 @@ export async function auditCoalesced(db: Db, entry: CoalescedInput, key: Coalesc
 }
 
 async function flushBatch(tx: Tx, before: Date, limit: number): Promise<{ seen: number; written: number }> {
-  const due = await tx.select().from(auditCoalesce).where(lte(auditCoalesce.windowStart, before)).orderBy(auditCoalesce.windowStart).limit(limit).for("update", { skipLocked: true });
+  const due = await tx
+    .select()
+    .from(auditCoalesce)
+    .where(lte(auditCoalesce.windowStart, before))
+    .orderBy(auditCoalesce.windowStart)
+    .limit(limit)
+    .for("update", { skipLocked: true });
   let written = 0;
   for (const row of due) {
     if (row.repeats > 0) {

@@ -16,6 +16,11 @@ function cookieMap(header: string | undefined): Map<string, string> {
 export async function browserSubject(req: http.IncomingMessage, secret: string, secureCookie: boolean): Promise<string | null> {
   const cookies = cookieMap(req.headers.cookie);
   if (cookies.size === 0) return null;
-  const token = await getToken({ req: { headers: {}, cookies } as never, secret, secureCookie, logger: { error: () => {}, warn: () => {}, debug: () => {} } as never });
+  const token = await getToken({
+    req: { headers: {}, cookies } as never,
+    secret,
+    secureCookie,
+    logger: { error: () => {}, warn: () => {}, debug: () => {} } as never,
+  });
   return typeof token?.sub === "string" ? token.sub : null;
 }

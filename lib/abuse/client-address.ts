@@ -21,7 +21,10 @@ export function addressKey(ip: string): string {
   if (net.isIPv4(plain)) return plain;
   const groups = net.isIPv6(plain) && !plain.includes(".") ? expandV6(plain.split("%")[0]!) : undefined;
   if (!groups) return plain;
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
 }
 
 export function clientAddress(req: http.IncomingMessage, trustProxy: boolean): string {

@@ -23,7 +23,11 @@ export interface ConnectGuardOptions {
 function refusePage(res: http.ServerResponse, verdict: Extract<LimitVerdict, { ok: false }>): void {
   const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
   const wait = verdict.retryAfterSeconds < 60 ? `${verdict.retryAfterSeconds} seconds` : `${minutes} minute${minutes === 1 ? "" : "s"}`;
-  res.writeHead(429, { "content-type": "text/html; charset=utf-8", "retry-after": String(verdict.retryAfterSeconds), "cache-control": "no-store" });
+  res.writeHead(429, {
+    "content-type": "text/html; charset=utf-8",
+    "retry-after": String(verdict.retryAfterSeconds),
+    "cache-control": "no-store",
+  });
   res.end(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Too many requests</title></head>` +
       `<body><main><h1>Too many requests</h1><p>Too many connect requests came from ${verdict.scope === "subject" ? "your account" : "your network address"} in a short time. ` +
@@ -32,13 +36,19 @@ function refusePage(res: http.ServerResponse, verdict: Extract<LimitVerdict, { o
 }
 
 /** Answers 429 and returns true when the request is over a limit; otherwise lets it through. */
-export async function guardConnectRequest(req: http.IncomingMessage, res: http.ServerResponse, options: ConnectGuardOptions): Promise<boolean> {
+export async function guardConnectRequest(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  options: ConnectGuardOptions,
+): Promise<boolean> {
   try {
     return await checkLimits(req, res, options);
   } catch (err) {
     // The store is down: the page behind this check could not work either. Say so plainly.
     if (!storeFailureOf(err)) throw err;
-    res.writeHead(503, { "content-type": "text/plain; charset=utf-8", "retry-after": "5" }).end("The service is briefly unavailable. Nothing was changed; please try again in a moment.");
+    res
+      .writeHead(503, { "content-type": "text/plain; charset=utf-8", "retry-after": "5" })
+      .end("The service is briefly unavailable. Nothing was changed; please try again in a moment.");
     return true;
   }
 }

@@ -80,7 +80,12 @@ export function requestLimiter(db: () => Promise<Db>, options: RequestLimiterOpt
         leases.delete(leaseKey);
         const retryAfterSeconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
         const per = scope === "subject" ? "this account" : "this network address";
-        return { ok: false, scope, retryAfterSeconds, message: `rate limit exceeded: too many ${options.label} from ${per}; retry after ${retryAfterSeconds} s` };
+        return {
+          ok: false,
+          scope,
+          retryAfterSeconds,
+          message: `rate limit exceeded: too many ${options.label} from ${per}; retry after ${retryAfterSeconds} s`,
+        };
       }
     },
   };
@@ -98,7 +103,11 @@ function buildLimiters(db: Db, options: RequestLimiterOptions): Record<LimitScop
       inMemoryBlockOnConsumed: points + 1,
       // The store failing (down, read-only) does not turn every request into an error: this
       // instance counts in memory meanwhile, and the request meets the failure itself and says so.
-      insuranceLimiter: new RateLimiterMemory({ keyPrefix: `${options.name}:${scope}:insurance`, points, duration: Math.ceil(options.windowMs / 1000) }),
+      insuranceLimiter: new RateLimiterMemory({
+        keyPrefix: `${options.name}:${scope}:insurance`,
+        points,
+        duration: Math.ceil(options.windowMs / 1000),
+      }),
     });
   return { subject: make("subject", options.perSubject), address: make("address", options.perAddress) };
 }

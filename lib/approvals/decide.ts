@@ -24,7 +24,10 @@ export async function decideApproval(db: Db, approver: string, input: z.infer<ty
   const { id, decision, reason } = decisionInput.parse(input);
   const [current] = await db.select().from(approvals).where(eq(approvals.id, id)).limit(1);
   if (!current) throw new ApprovalError(`approval ${id} does not exist`);
-  await authorize(db, approver, current.kind === "promotion" ? PERMISSIONS.promotionApprove : PERMISSIONS.workflowApprove, { type: "approval", id });
+  await authorize(db, approver, current.kind === "promotion" ? PERMISSIONS.promotionApprove : PERMISSIONS.workflowApprove, {
+    type: "approval",
+    id,
+  });
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(approvals).where(eq(approvals.id, id)).for("update");
     if (!row || row.state !== "pending") throw new ApprovalError(`approval ${id} is ${row?.state ?? "gone"}, not pending`);

@@ -82,7 +82,8 @@ function fixedShape(entry: Omit<AuditEntry, "hash"> & { hash?: string }, hash: s
   const { action, actorId, actorType, detail, prevHash, seq, targetId, targetType, ts, hash: _hash, ...rest } = entry;
   void _hash;
   const unknownFields: Record<string, never> = rest;
-  if (Object.keys(unknownFields).length > 0) throw new Error(`audit entry has fields the canonical form does not know: ${Object.keys(unknownFields).length}`);
+  if (Object.keys(unknownFields).length > 0)
+    throw new Error(`audit entry has fields the canonical form does not know: ${Object.keys(unknownFields).length}`);
   if (!Number.isSafeInteger(seq)) throw new Error("seq must be a safe integer");
   return (
     `{"action":${q(action)},"actorId":${q(actorId)},"actorType":${q(actorType)},"detail":${detailJcs(detail)}` +

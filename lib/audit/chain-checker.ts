@@ -55,7 +55,8 @@ export class ChainChecker {
     const shape = this.shape(value, lineNo);
     if (shape) return shape;
     const entry = value as Record<string, unknown> & { hash: string };
-    if (jcs(entry) !== line) return { ok: false, problem: `line ${lineNo}: not in canonical (RFC 8785) form`, line: lineNo, seq: entry.seq as number };
+    if (jcs(entry) !== line)
+      return { ok: false, problem: `line ${lineNo}: not in canonical (RFC 8785) form`, line: lineNo, seq: entry.seq as number };
     // The line is JCS of body + hash; JCS of the body alone is the same bytes without the hash
     // member (members are sorted, `hash` follows `detail`, so it is never first). The last
     // occurrence is the top-level one: nothing after it can hold an unescaped quote.
@@ -78,7 +79,8 @@ export class ChainChecker {
   private shape(value: unknown, lineNo: number): LineFailure | undefined {
     const fail = (problem: string): LineFailure => ({ ok: false, problem: `line ${lineNo}: ${problem}`, line: lineNo });
     if (!isPlainObject(value)) return fail("not an audit entry");
-    if (Object.keys(value).length !== ENTRY_KEYS || value.v !== 1 || typeof value.hash !== "string" || !HEX64.test(value.hash)) return fail("not an audit entry (fields added or missing)");
+    if (Object.keys(value).length !== ENTRY_KEYS || value.v !== 1 || typeof value.hash !== "string" || !HEX64.test(value.hash))
+      return fail("not an audit entry (fields added or missing)");
     if (!Number.isSafeInteger(value.seq) || (value.seq as number) < 1) return fail("seq is not a whole number");
     if (typeof value.prevHash !== "string") return fail("prevHash is not a string");
     return undefined;
@@ -90,10 +92,12 @@ export class ChainChecker {
     const s = this.summary;
     if (s.lastSeq !== null && seq !== s.lastSeq + 1) {
       const expected = s.lastSeq + 1;
-      const why = seq > expected ? "an entry was removed here or the lines were reordered" : "lines were reordered or an entry was duplicated";
+      const why =
+        seq > expected ? "an entry was removed here or the lines were reordered" : "lines were reordered or an entry was duplicated";
       return fail(`expected seq ${expected}, found ${seq}: ${why}`);
     }
-    if (createHash("sha256").update(body).digest("hex") !== e.hash) return fail(`entry ${seq} was changed (its hash does not match its content)`);
+    if (createHash("sha256").update(body).digest("hex") !== e.hash)
+      return fail(`entry ${seq} was changed (its hash does not match its content)`);
     if (s.lastHash !== null && e.prevHash !== s.lastHash) return fail(`entry ${seq} does not link to the entry before it`);
     if (s.count === 0) {
       s.firstSeq = seq;

@@ -8,8 +8,7 @@ import { computeHash, GENESIS_HASH } from "./canonical";
 import { rowToEntry } from "./export-rows";
 
 export type ChainReport =
-  | { ok: true; count: number; headSeq: number; headHash: string | null }
-  | { ok: false; count: number; brokenSeq: number; problem: string };
+  { ok: true; count: number; headSeq: number; headHash: string | null } | { ok: false; count: number; brokenSeq: number; problem: string };
 
 const PAGE = 10_000;
 
@@ -18,12 +17,18 @@ export async function verifyStoredChain(db: Db): Promise<ChainReport> {
   let expected = 1;
   let count = 0;
   for (;;) {
-    const rows = await db.select().from(auditLog).where(gt(auditLog.seq, expected - 1)).orderBy(asc(auditLog.seq)).limit(PAGE);
+    const rows = await db
+      .select()
+      .from(auditLog)
+      .where(gt(auditLog.seq, expected - 1))
+      .orderBy(asc(auditLog.seq))
+      .limit(PAGE);
     for (const row of rows) {
       const { hash, ...body } = rowToEntry(row);
       if (row.seq !== expected) return { ok: false, count, brokenSeq: expected, problem: `entry ${expected} is missing` };
       if (computeHash(body) !== hash) return { ok: false, count, brokenSeq: row.seq, problem: `entry ${row.seq} was changed` };
-      if (row.prevHash !== prevHash) return { ok: false, count, brokenSeq: row.seq, problem: `entry ${row.seq} does not link to ${row.seq - 1}` };
+      if (row.prevHash !== prevHash)
+        return { ok: false, count, brokenSeq: row.seq, problem: `entry ${row.seq} does not link to ${row.seq - 1}` };
       prevHash = hash;
       expected++;
       count++;

@@ -124,16 +124,31 @@ class CsvVerifier implements DataVerifier {
     const lineNo = info.lines;
     if (this.header) {
       this.header = false;
-      return r.join(",") === CSV_COLUMNS.join(",") ? undefined : { ok: false, problem: `line ${lineNo}: unexpected CSV header`, line: lineNo };
+      return r.join(",") === CSV_COLUMNS.join(",")
+        ? undefined
+        : { ok: false, problem: `line ${lineNo}: unexpected CSV header`, line: lineNo };
     }
-    if (r.length !== CSV_COLUMNS.length) return { ok: false, problem: `line ${lineNo}: expected ${CSV_COLUMNS.length} columns`, line: lineNo };
+    if (r.length !== CSV_COLUMNS.length)
+      return { ok: false, problem: `line ${lineNo}: expected ${CSV_COLUMNS.length} columns`, line: lineNo };
     let detail: unknown;
     try {
       detail = JSON.parse(r[7]!);
     } catch {
       return { ok: false, problem: `line ${lineNo}: detail is not valid JSON`, line: lineNo };
     }
-    const entry = { v: 1, seq: /^[1-9]\d*$/.test(r[0]!) ? Number(r[0]) : NaN, ts: r[1], actorType: r[2], actorId: r[3], action: r[4], targetType: r[5], targetId: r[6], detail, prevHash: r[8], hash: r[9] };
+    const entry = {
+      v: 1,
+      seq: /^[1-9]\d*$/.test(r[0]!) ? Number(r[0]) : NaN,
+      ts: r[1],
+      actorType: r[2],
+      actorId: r[3],
+      action: r[4],
+      targetType: r[5],
+      targetId: r[6],
+      detail,
+      prevHash: r[8],
+      hash: r[9],
+    };
     return this.checker.checkEntry(entry, lineNo);
   }
 }

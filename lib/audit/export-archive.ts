@@ -40,7 +40,9 @@ export function exportArchive(req: EvidenceRequest): ArchiveStream {
   const entry = (name: string, bytes: Buffer) =>
     new Promise<void>((resolve, reject) => {
       // The callback fires once the reader took the bytes: back-pressure from the client.
-      pack.entry({ name, size: bytes.length, mode: 0o644, mtime: startedAt, uname: "", gname: "" }, bytes, (err) => (err ? reject(err) : resolve()));
+      pack.entry({ name, size: bytes.length, mode: 0o644, mtime: startedAt, uname: "", gname: "" }, bytes, (err) =>
+        err ? reject(err) : resolve(),
+      );
     });
   let tail: EvidenceTail | undefined;
   const sink: EvidenceSink = {

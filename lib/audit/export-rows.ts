@@ -50,7 +50,12 @@ export async function* auditEntryBatches(db: Db, range: RowRange): AsyncGenerato
     const conds = [gt(auditLog.seq, after), lte(auditLog.seq, range.headSeq)];
     if (range.from) conds.push(gte(auditLog.ts, range.from));
     if (range.to) conds.push(lt(auditLog.ts, range.to));
-    const rows = await db.select().from(auditLog).where(and(...conds)).orderBy(asc(auditLog.seq)).limit(PAGE);
+    const rows = await db
+      .select()
+      .from(auditLog)
+      .where(and(...conds))
+      .orderBy(asc(auditLog.seq))
+      .limit(PAGE);
     if (rows.length === 0) return;
     yield rows.map(rowToEntry);
     after = rows[rows.length - 1]!.seq;
@@ -89,7 +94,18 @@ export async function* readAhead<T>(iterable: AsyncIterable<T>): AsyncGenerator<
   }
 }
 
-type RawRow = { seq: string; ts: string; actor_type: AuditEntry["actorType"]; actor_id: string; action: string; target_type: string; target_id: string; detail: AuditEntry["detail"]; prev_hash: string; hash: string };
+type RawRow = {
+  seq: string;
+  ts: string;
+  actor_type: AuditEntry["actorType"];
+  actor_id: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  detail: AuditEntry["detail"];
+  prev_hash: string;
+  hash: string;
+};
 
 async function* cursorBatches(sql: postgres.Sql, range: RowRange): AsyncGenerator<AuditEntry[]> {
   // drizzle leaves postgres.js's date parsing off, so the time is formatted in SQL (UTC, milliseconds).

@@ -83,7 +83,8 @@ export async function exportEvidence(req: EvidenceRequest, sink: EvidenceSink): 
       // Serialised once: hashed as is, and (with the hash inserted) written as the line. (The
       // canonical form takes its fields by name and leaves `hash` out: no copy of the row needed.)
       const body = hashedBody(e);
-      if (createHash("sha256").update(body).digest("hex") !== hash) throw new ExportError(`refusing to sign: stored audit entry ${e.seq} fails its hash`);
+      if (createHash("sha256").update(body).digest("hex") !== hash)
+        throw new ExportError(`refusing to sign: stored audit entry ${e.seq} fails its hash`);
       if (last && (e.seq !== last.seq + 1 || e.prevHash !== last.hash)) {
         throw new ExportError(`refusing to sign: stored audit entry ${e.seq} does not link to ${last.seq}`);
       }
@@ -124,7 +125,12 @@ export async function exportEvidence(req: EvidenceRequest, sink: EvidenceSink): 
   const tail: EvidenceTail = {
     manifest: manifestBytes,
     signature: Buffer.from(signer.sign(manifestBytes), "base64"),
-    publicKeyPem: Buffer.from(createPublicKey({ key: Buffer.from(signer.publicKey, "base64"), format: "der", type: "spki" }).export({ format: "pem", type: "spki" })),
+    publicKeyPem: Buffer.from(
+      createPublicKey({ key: Buffer.from(signer.publicKey, "base64"), format: "der", type: "spki" }).export({
+        format: "pem",
+        type: "spki",
+      }),
+    ),
   };
   await db.transaction(async (tx) => {
     await appendAudit(tx, {
@@ -205,6 +211,7 @@ function prepareDir(outDir: string, force: boolean): void {
     throw new ExportError(`${outDir} already holds an export (manifest.json); choose another directory or pass --force`);
   }
   if (force) {
-    for (const name of [MANIFEST_FILE, SIGNATURE_FILE, PUBLIC_KEY_FILE, ...Object.values(DATA_FILE)]) fs.rmSync(path.join(outDir, name), { force: true });
+    for (const name of [MANIFEST_FILE, SIGNATURE_FILE, PUBLIC_KEY_FILE, ...Object.values(DATA_FILE)])
+      fs.rmSync(path.join(outDir, name), { force: true });
   }
 }

@@ -20,7 +20,11 @@ export async function gateEvidenceParts(db: Db, range: { from?: Date; to?: Date 
   const where: SQL[] = [];
   if (range.from) where.push(gte(gateEvidence.createdAt, range.from));
   if (range.to) where.push(lte(gateEvidence.createdAt, range.to));
-  const rows = await db.select().from(gateEvidence).where(where.length ? and(...where) : undefined).orderBy(asc(gateEvidence.createdAt), asc(gateEvidence.hash));
+  const rows = await db
+    .select()
+    .from(gateEvidence)
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(asc(gateEvidence.createdAt), asc(gateEvidence.hash));
   return rows.map((r) => {
     const body: GateEvidenceEntry = { signature: r.signature, keyFingerprint: r.keyFingerprint, signedBytes: r.document };
     return { name: `gate-evidence.${r.hash}.json`, bytes: Buffer.from(JSON.stringify(body)) };
@@ -28,7 +32,11 @@ export async function gateEvidenceParts(db: Db, range: { from?: Date; to?: Date 
 }
 
 /** A problem with one evidence entry, or null when its hash and signature hold. */
-export function checkGateEvidenceEntry(name: string, bytes: Buffer, verify: (payload: string, signature: string) => boolean): string | null {
+export function checkGateEvidenceEntry(
+  name: string,
+  bytes: Buffer,
+  verify: (payload: string, signature: string) => boolean,
+): string | null {
   const hash = GATE_EVIDENCE_ENTRY.exec(name)?.[1];
   if (!hash) return "not a gate evidence entry";
   let body: Partial<GateEvidenceEntry>;

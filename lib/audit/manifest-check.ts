@@ -32,7 +32,8 @@ export function checkManifest(raw: Buffer, options: ManifestCheckOptions = {}, d
   if (!result.success) return { ok: false, malformed: true, problem: "manifest.json is malformed (missing or invalid fields)" };
   const manifest = result.data;
   // The manifest may only name the data file its own format writes: never a path, never `..`.
-  if (manifest.file !== DATA_FILE[manifest.format] || (dataFile !== undefined && manifest.file !== dataFile)) return { ok: false, malformed: true, problem: "manifest.json names a data file other than the archive's data entry" };
+  if (manifest.file !== DATA_FILE[manifest.format] || (dataFile !== undefined && manifest.file !== dataFile))
+    return { ok: false, malformed: true, problem: "manifest.json names a data file other than the archive's data entry" };
 
   let key;
   try {
@@ -41,7 +42,8 @@ export function checkManifest(raw: Buffer, options: ManifestCheckOptions = {}, d
     return { ok: false, malformed: false, problem: "manifest.json carries an unusable public key" };
   }
   const fingerprint = fingerprintOf(key);
-  if (fingerprint !== manifest.signer.keyFingerprint) return { ok: false, malformed: false, problem: "manifest key fingerprint does not match its public key" };
+  if (fingerprint !== manifest.signer.keyFingerprint)
+    return { ok: false, malformed: false, problem: "manifest key fingerprint does not match its public key" };
   if (options.trustedFingerprint && options.trustedFingerprint !== fingerprint) {
     return { ok: false, malformed: false, problem: `signed by ${fingerprint}, not the trusted key ${options.trustedFingerprint}` };
   }
@@ -56,14 +58,21 @@ export function checkManifest(raw: Buffer, options: ManifestCheckOptions = {}, d
 }
 
 /** The detached signature (raw Ed25519, as openssl writes and reads it) over the manifest's exact bytes. */
-export function checkDetached(check: Extract<ManifestCheck, { ok: true }>, manifestBytes: Buffer, signature: Buffer, publicKeyPem: Buffer): string | undefined {
+export function checkDetached(
+  check: Extract<ManifestCheck, { ok: true }>,
+  manifestBytes: Buffer,
+  signature: Buffer,
+  publicKeyPem: Buffer,
+): string | undefined {
   let pemKey;
   try {
     pemKey = createPublicKey(publicKeyPem.toString("utf8"));
   } catch {
     return "signer.pub.pem is not a public key";
   }
-  if (pemKey.asymmetricKeyType !== "ed25519" || fingerprintOf(pemKey) !== check.fingerprint) return "signer.pub.pem is not the key that signed the manifest";
-  if (signature.length !== 64 || !verify(null, manifestBytes, check.key, signature)) return "manifest.json.sig does not match manifest.json";
+  if (pemKey.asymmetricKeyType !== "ed25519" || fingerprintOf(pemKey) !== check.fingerprint)
+    return "signer.pub.pem is not the key that signed the manifest";
+  if (signature.length !== 64 || !verify(null, manifestBytes, check.key, signature))
+    return "manifest.json.sig does not match manifest.json";
   return undefined;
 }

@@ -7,7 +7,18 @@ export const EXPORT_FORMATS = ["ndjson", "csv"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const DATA_FILE: Record<ExportFormat, string> = { ndjson: "audit.ndjson", csv: "audit.csv" };
 export const MANIFEST_FILE = "manifest.json";
-export const CSV_COLUMNS = ["seq", "ts", "actor_type", "actor_id", "action", "target_type", "target_id", "detail", "prev_hash", "hash"] as const;
+export const CSV_COLUMNS = [
+  "seq",
+  "ts",
+  "actor_type",
+  "actor_id",
+  "action",
+  "target_type",
+  "target_id",
+  "detail",
+  "prev_hash",
+  "hash",
+] as const;
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 

@@ -8,7 +8,11 @@ import { queryTextSchema } from "@/lib/http/params";
 import { AUDIT_ACTION_VALUES, type AuditAction } from "./actions";
 
 export async function auditHead(db: Db): Promise<{ entries: number; headSeq: number; headHash: string | null; lastAt: Date | null }> {
-  const [head] = await db.select({ seq: auditLog.seq, hash: auditLog.hash, ts: auditLog.ts }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+  const [head] = await db
+    .select({ seq: auditLog.seq, hash: auditLog.hash, ts: auditLog.ts })
+    .from(auditLog)
+    .orderBy(desc(auditLog.seq))
+    .limit(1);
   // seq is dense from 1, so the head's seq is the number of entries without a count(*) scan.
   return { entries: head?.seq ?? 0, headSeq: head?.seq ?? 0, headHash: head?.hash ?? null, lastAt: head?.ts ?? null };
 }

@@ -5,7 +5,8 @@ export class ValueLeakError extends Error {
   override name = "ValueLeakError";
 }
 
-const FORBIDDEN_KEY = /(^|_)(value|values|content|answer|answers|token|secret|password|passwd|credential|card|pan|cvv|api_?key|authorization|cookie|email|phone)($|_)/i;
+const FORBIDDEN_KEY =
+  /(^|_)(value|values|content|answer|answers|token|secret|password|passwd|credential|card|pan|cvv|api_?key|authorization|cookie|email|phone)($|_)/i;
 const MAX_STRING = 200;
 const MAX_KEYS = 32;
 

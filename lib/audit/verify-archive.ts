@@ -44,7 +44,12 @@ type Extract = ReturnType<typeof tar.extract>;
 type TarEntry = AsyncIterable<Buffer> & { header: Header; resume(): void };
 
 /** Feeds the input into the extractor with back-pressure, counting bytes; stops at the cap. */
-async function feed(input: AsyncIterable<Uint8Array>, extract: Extract, options: ArchiveVerifyOptions, stopped: () => boolean): Promise<void> {
+async function feed(
+  input: AsyncIterable<Uint8Array>,
+  extract: Extract,
+  options: ArchiveVerifyOptions,
+  stopped: () => boolean,
+): Promise<void> {
   const chunks = input[Symbol.asyncIterator]();
   let bytes = 0;
   try {
@@ -157,15 +162,20 @@ async function readArchive(entries: AsyncIterable<TarEntry>, options: ArchiveVer
       continue;
     }
     const expected = TAIL_FILES[tail.size];
-    if (!TAIL_FILES.includes(name as (typeof TAIL_FILES)[number])) throw new EvidenceFormatError("the archive holds an entry with an unexpected name");
-    if (name !== expected) throw new EvidenceFormatError(parts === 0 ? "the archive holds no data parts" : "the manifest, signature and key are missing, duplicated or out of order");
+    if (!TAIL_FILES.includes(name as (typeof TAIL_FILES)[number]))
+      throw new EvidenceFormatError("the archive holds an entry with an unexpected name");
+    if (name !== expected)
+      throw new EvidenceFormatError(
+        parts === 0 ? "the archive holds no data parts" : "the manifest, signature and key are missing, duplicated or out of order",
+      );
     tail.set(name, await readSmall(entry, name === MANIFEST_FILE ? MAX_MANIFEST_BYTES : MAX_SMALL_ENTRY, name));
   }
   if (!data || !format) throw new EvidenceFormatError("the archive holds no data parts");
   const manifestBytes = tail.get(MANIFEST_FILE);
   const signature = tail.get(SIGNATURE_FILE);
   const publicKey = tail.get(PUBLIC_KEY_FILE);
-  if (!manifestBytes || !signature || !publicKey) throw new EvidenceFormatError("the archive is truncated (manifest, signature or key missing)");
+  if (!manifestBytes || !signature || !publicKey)
+    throw new EvidenceFormatError("the archive is truncated (manifest, signature or key missing)");
 
   const end = data.end();
   if (end) return { ...end, count: data.checker.count };

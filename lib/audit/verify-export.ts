@@ -21,7 +21,14 @@ export type VerifyReport =
   | { ok: false; problem: string; line?: number; seq?: number; count: number };
 
 export function okReport(manifest: Manifest, fingerprint: string, options: VerifyOptions): VerifyReport {
-  return { ok: true, count: manifest.count, firstSeq: manifest.firstSeq, lastSeq: manifest.lastSeq, keyFingerprint: fingerprint, keyTrust: options.trustedFingerprint ? "pinned" : "embedded" };
+  return {
+    ok: true,
+    count: manifest.count,
+    firstSeq: manifest.firstSeq,
+    lastSeq: manifest.lastSeq,
+    keyFingerprint: fingerprint,
+    keyTrust: options.trustedFingerprint ? "pinned" : "embedded",
+  };
 }
 
 function dataFiles(dir: string, manifest: Manifest): string[] {
@@ -50,7 +57,10 @@ export async function verifyExport(dir: string, options: VerifyOptions = {}): Pr
   const sigPath = path.join(dir, SIGNATURE_FILE);
   const pemPath = path.join(dir, PUBLIC_KEY_FILE);
   if (fs.existsSync(sigPath) || fs.existsSync(pemPath)) {
-    const problem = fs.existsSync(sigPath) && fs.existsSync(pemPath) ? checkDetached(checked, raw, fs.readFileSync(sigPath), fs.readFileSync(pemPath)) : `${SIGNATURE_FILE} and ${PUBLIC_KEY_FILE} come together`;
+    const problem =
+      fs.existsSync(sigPath) && fs.existsSync(pemPath)
+        ? checkDetached(checked, raw, fs.readFileSync(sigPath), fs.readFileSync(pemPath))
+        : `${SIGNATURE_FILE} and ${PUBLIC_KEY_FILE} come together`;
     if (problem) return { ok: false, problem, count: 0 };
   }
 

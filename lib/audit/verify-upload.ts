@@ -24,7 +24,8 @@ export interface UploadRequest {
   body: AsyncIterable<Uint8Array> | null;
 }
 
-export type UploadResponse = { status: 200; body: { ok: true; data: VerifyReport } } | { status: 400 | 413; body: { ok: false; error: string } };
+export type UploadResponse =
+  { status: 200; body: { ok: true; data: VerifyReport } } | { status: 400 | 413; body: { ok: false; error: string } };
 
 type Outcome = "verified" | "failed" | "refused" | "too_large";
 
@@ -37,7 +38,13 @@ async function record(db: Db, operator: string, outcome: Outcome, report?: Verif
       targetType: "evidence",
       targetId: "upload",
       // Problems and reasons are fixed phrases with numbers (never names or bytes from the upload).
-      detail: { ok: report?.ok ?? false, outcome, count: report?.count ?? 0, ...(report && !report.ok ? { problem: report.problem.slice(0, 200) } : {}), ...(reason ? { reason: reason.slice(0, 200) } : {}) },
+      detail: {
+        ok: report?.ok ?? false,
+        outcome,
+        count: report?.count ?? 0,
+        ...(report && !report.ok ? { problem: report.problem.slice(0, 200) } : {}),
+        ...(reason ? { reason: reason.slice(0, 200) } : {}),
+      },
     }),
   );
 }
@@ -58,10 +65,12 @@ export async function verifyUpload(db: Db, operator: string, req: UploadRequest,
     await record(db, operator, outcome, undefined, error);
     return { status, body: { ok: false, error } };
   };
-  if (mediaType(req.contentType) !== ARCHIVE_CONTENT_TYPE) return refuse(400, `send the evidence archive (.tar) as the request body with Content-Type ${ARCHIVE_CONTENT_TYPE}`, "refused");
+  if (mediaType(req.contentType) !== ARCHIVE_CONTENT_TYPE)
+    return refuse(400, `send the evidence archive (.tar) as the request body with Content-Type ${ARCHIVE_CONTENT_TYPE}`, "refused");
   // A declared length over the cap is refused before reading; an undeclared one is cut at the cap.
   const declared = req.contentLength === null ? undefined : Number(req.contentLength);
-  if (declared !== undefined && Number.isFinite(declared) && declared > maxBytes) return refuse(413, `the archive is larger than the limit of ${maxBytes} bytes`, "too_large");
+  if (declared !== undefined && Number.isFinite(declared) && declared > maxBytes)
+    return refuse(413, `the archive is larger than the limit of ${maxBytes} bytes`, "too_large");
   if (!req.body) return refuse(400, "the request has no body", "refused");
   let report: VerifyReport;
   try {

@@ -74,7 +74,20 @@ function toRow(e: AuditEntry) {
  * per-row parameter building for thousands of rows (bulk revocation, seeds).
  */
 async function insertRun(tx: Tx, entries: AuditEntry[]): Promise<void> {
-  const rows = JSON.stringify(entries.map((e) => ({ seq: e.seq, ts: e.ts, actor_type: e.actorType, actor_id: e.actorId, action: e.action, target_type: e.targetType, target_id: e.targetId, detail: e.detail, prev_hash: e.prevHash, hash: e.hash })));
+  const rows = JSON.stringify(
+    entries.map((e) => ({
+      seq: e.seq,
+      ts: e.ts,
+      actor_type: e.actorType,
+      actor_id: e.actorId,
+      action: e.action,
+      target_type: e.targetType,
+      target_id: e.targetId,
+      detail: e.detail,
+      prev_hash: e.prevHash,
+      hash: e.hash,
+    })),
+  );
   await tx.execute(sql`
     insert into audit_log (seq, ts, actor_type, actor_id, action, target_type, target_id, detail, prev_hash, hash)
     select seq, ts, actor_type, actor_id, action, target_type, target_id, detail, prev_hash, hash
@@ -92,7 +105,12 @@ export async function appendAudit(tx: Tx, input: AuditInput): Promise<AuditEntry
 /** Appends many entries in order under one lock (bulk revocation, small seeds). */
 export async function appendAuditBatch(tx: Tx, inputs: readonly AuditInput[]): Promise<AuditEntry[]> {
   const out: AuditEntry[] = [];
-  await appendAuditStream(tx, inputs.length, (i) => inputs[i] as AuditInput, (e) => out.push(e));
+  await appendAuditStream(
+    tx,
+    inputs.length,
+    (i) => inputs[i] as AuditInput,
+    (e) => out.push(e),
+  );
   return out;
 }
 

@@ -45,13 +45,32 @@ export interface AuthorizeOptions {
   view?: boolean;
 }
 
-async function deny(db: Db, subject: string, permission: Permission, target: Target, why: string, options: AuthorizeOptions): Promise<never> {
-  const entry = { actorType: "operator" as const, actorId: subject, action: AUDIT_ACTIONS.accessDenied, targetType: target.type, targetId: target.id, detail: { permission, reason: why } };
+async function deny(
+  db: Db,
+  subject: string,
+  permission: Permission,
+  target: Target,
+  why: string,
+  options: AuthorizeOptions,
+): Promise<never> {
+  const entry = {
+    actorType: "operator" as const,
+    actorId: subject,
+    action: AUDIT_ACTIONS.accessDenied,
+    targetType: target.type,
+    targetId: target.id,
+    detail: { permission, reason: why },
+  };
   if (options.view) {
     // A console page is a fixed target; any other target id comes from the URL, so it is left out
     // of the key: random ids must not each open a new window.
     const keyTarget = target.type === "console" ? `console:${target.id}` : `${target.type}:*`;
-    await auditCoalesced(db, entry, { actor: subject, action: entry.action, reason: `${permission}:${why}`, target: keyTarget }, abuseConfig().auditCoalesceWindowMs);
+    await auditCoalesced(
+      db,
+      entry,
+      { actor: subject, action: entry.action, reason: `${permission}:${why}`, target: keyTarget },
+      abuseConfig().auditCoalesceWindowMs,
+    );
   } else {
     await db.transaction((tx) => appendAudit(tx, entry));
   }
@@ -62,7 +81,13 @@ async function deny(db: Db, subject: string, permission: Permission, target: Tar
  * Returns the operator when `subject` holds `permission`; otherwise audits the attempt and throws
  * a 403 AuthError. A subject that is signed in but not an operator (an end user) is refused too.
  */
-export async function authorize(db: Db, subject: string | null | undefined, permission: Permission, target: Target, options: AuthorizeOptions = {}): Promise<Operator> {
+export async function authorize(
+  db: Db,
+  subject: string | null | undefined,
+  permission: Permission,
+  target: Target,
+  options: AuthorizeOptions = {},
+): Promise<Operator> {
   if (!subject) throw new AuthError("sign-in required", 401);
   const operator = await loadOperator(db, subject);
   if (!operator) return deny(db, subject, permission, target, "not an active operator", options);

@@ -8,7 +8,13 @@ import type { Permission } from "./permissions";
 export type OperatorCheck = { ok: true; operator: Operator } | { ok: false; status: 401 | 403; error: string };
 
 /** Authorises `subject` for `permission` on `target`; a refusal (already audited) is a value, not a throw. */
-export async function checkOperator(db: Db, subject: string | null | undefined, permission: Permission, target: Target, options: AuthorizeOptions = {}): Promise<OperatorCheck> {
+export async function checkOperator(
+  db: Db,
+  subject: string | null | undefined,
+  permission: Permission,
+  target: Target,
+  options: AuthorizeOptions = {},
+): Promise<OperatorCheck> {
   try {
     return { ok: true, operator: await authorize(db, subject, permission, target, options) };
   } catch (err) {

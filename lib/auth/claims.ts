@@ -54,7 +54,8 @@ export function parseRoleMap(raw: string | undefined): RoleMap {
     const group = pair.slice(0, i).trim();
     const role = pair.slice(i + 1).trim();
     if (i <= 0 || !group || !hasNoControlCharacters(group)) throw new Error(`OIDC_ROLE_MAP: "${pair.trim()}" is not group=role`);
-    if (!(ROLES as readonly string[]).includes(role)) throw new Error(`OIDC_ROLE_MAP: "${role}" is not a role (one of ${ROLES.join(", ")})`);
+    if (!(ROLES as readonly string[]).includes(role))
+      throw new Error(`OIDC_ROLE_MAP: "${role}" is not a role (one of ${ROLES.join(", ")})`);
     if (map.has(group)) throw new Error(`OIDC_ROLE_MAP: group "${group}" is mapped twice`);
     map.set(group, role as Role);
   }

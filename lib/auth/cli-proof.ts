@@ -27,7 +27,10 @@ export function cliAuthSettings(env: Env = process.env): CliAuthSettings {
   const freshSeconds = readSetting(env, "CTL_FRESH_LOGIN_SECONDS");
   if (cfg.devProvider) return { issuer: cfg.issuer, clientId: DEV_CLI_CLIENT_ID, freshSeconds, devProvider: true };
   const clientId = readSetting(env, "OIDC_CLI_CLIENT_ID");
-  if (!clientId) throw new Error("OIDC_ISSUER is set: OIDC_CLI_CLIENT_ID must name the issuer's public client for ctl login (device authorization grant)");
+  if (!clientId)
+    throw new Error(
+      "OIDC_ISSUER is set: OIDC_CLI_CLIENT_ID must name the issuer's public client for ctl login (device authorization grant)",
+    );
   return { issuer: cfg.issuer, clientId, freshSeconds, devProvider: false };
 }
 
@@ -44,7 +47,8 @@ export async function issuerKeys(settings: CliAuthSettings, env: Env = process.e
   const res = await fetch(`${settings.issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(10_000) });
   if (!res.ok) throw new OperatorProofError(`the issuer's discovery document could not be read (HTTP ${res.status})`);
   const jwksUri = (await res.json()) as { jwks_uri?: unknown; issuer?: unknown };
-  if (jwksUri.issuer !== settings.issuer || typeof jwksUri.jwks_uri !== "string") throw new OperatorProofError("the issuer's discovery document does not name it or its keys");
+  if (jwksUri.issuer !== settings.issuer || typeof jwksUri.jwks_uri !== "string")
+    throw new OperatorProofError("the issuer's discovery document does not name it or its keys");
   const keys = createRemoteJWKSet(new URL(jwksUri.jwks_uri));
   remoteKeys.set(settings.issuer, keys);
   return keys;
@@ -56,7 +60,12 @@ export interface ProvenOperator {
   expiresAt: Date;
 }
 
-export async function verifyOperatorIdToken(idToken: string, settings: CliAuthSettings, keys: JWTVerifyGetKey, now = new Date()): Promise<ProvenOperator> {
+export async function verifyOperatorIdToken(
+  idToken: string,
+  settings: CliAuthSettings,
+  keys: JWTVerifyGetKey,
+  now = new Date(),
+): Promise<ProvenOperator> {
   let payload;
   try {
     ({ payload } = await jwtVerify(idToken, keys, {
@@ -71,10 +80,13 @@ export async function verifyOperatorIdToken(idToken: string, settings: CliAuthSe
     const why = err instanceof joseErrors.JOSEError ? err.code : "malformed";
     throw new OperatorProofError(`the stored login is not valid (${why}): run ctl login again`);
   }
-  if (payload.azp !== undefined && payload.azp !== settings.clientId) throw new OperatorProofError("the stored login was issued to another client: run ctl login again");
+  if (payload.azp !== undefined && payload.azp !== settings.clientId)
+    throw new OperatorProofError("the stored login was issued to another client: run ctl login again");
   const issuedAt = new Date(payload.iat! * 1000);
   const age = (now.getTime() - issuedAt.getTime()) / 1000;
-  if (age > settings.freshSeconds || age < -60) throw new OperatorProofError(`your login is older than ${settings.freshSeconds} seconds: run ctl login again`);
-  if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 255) throw new OperatorProofError("the stored login names no subject: run ctl login again");
+  if (age > settings.freshSeconds || age < -60)
+    throw new OperatorProofError(`your login is older than ${settings.freshSeconds} seconds: run ctl login again`);
+  if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 255)
+    throw new OperatorProofError("the stored login names no subject: run ctl login again");
   return { subject: payload.sub, issuedAt, expiresAt: new Date(payload.exp! * 1000) };
 }

@@ -22,7 +22,14 @@ export async function isSessionAlive(db: Db, id: unknown, subject: string): Prom
   const [row] = await db
     .select({ id: consoleSessions.id })
     .from(consoleSessions)
-    .where(and(eq(consoleSessions.id, id), eq(consoleSessions.subject, subject), isNull(consoleSessions.endedAt), gt(consoleSessions.expiresAt, new Date())))
+    .where(
+      and(
+        eq(consoleSessions.id, id),
+        eq(consoleSessions.subject, subject),
+        isNull(consoleSessions.endedAt),
+        gt(consoleSessions.expiresAt, new Date()),
+      ),
+    )
     .limit(1);
   return row !== undefined;
 }
@@ -37,7 +44,14 @@ export async function endConsoleSession(db: Db, id: unknown, subject: string): P
       .where(and(eq(consoleSessions.id, id), eq(consoleSessions.subject, subject), isNull(consoleSessions.endedAt)))
       .returning({ id: consoleSessions.id });
     if (ended.length === 0) return false;
-    await appendAudit(tx, { actorType: "subject", actorId: subject, action: AUDIT_ACTIONS.sessionSignedOut, targetType: "session", targetId: subject, detail: {} });
+    await appendAudit(tx, {
+      actorType: "subject",
+      actorId: subject,
+      action: AUDIT_ACTIONS.sessionSignedOut,
+      targetType: "session",
+      targetId: subject,
+      detail: {},
+    });
     return true;
   });
 }
@@ -50,7 +64,14 @@ export async function endSessionsOf(db: Db, admin: string, subject: string, reas
       .set({ endedAt: new Date(), endedBy: admin, endReason: "ended_by_admin" })
       .where(and(eq(consoleSessions.subject, subject), isNull(consoleSessions.endedAt), gt(consoleSessions.expiresAt, new Date())))
       .returning({ id: consoleSessions.id });
-    await appendAudit(tx, { actorType: "operator", actorId: admin, action: AUDIT_ACTIONS.operatorSessionsEnded, targetType: "operator", targetId: subject, detail: { sessions: ended.length, reason } });
+    await appendAudit(tx, {
+      actorType: "operator",
+      actorId: admin,
+      action: AUDIT_ACTIONS.operatorSessionsEnded,
+      targetType: "operator",
+      targetId: subject,
+      detail: { sessions: ended.length, reason },
+    });
     return { ended: ended.length };
   });
 }

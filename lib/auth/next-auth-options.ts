@@ -120,8 +120,14 @@ export async function safeRedirect(url: string, baseUrl: string, cfg: OidcConfig
  * Roles and tenant from a verified ID token's claims, the way this deployment's issuer sends them:
  * a claim path (nested claims), strings or arrays, group names mapped by OIDC_ROLE_MAP.
  */
-export function sessionClaims(profile: Record<string, unknown>, cfg: Pick<OidcConfig, "rolesClaim" | "roleMap" | "tenantClaim">): { roles: Role[]; tenant: string | null } {
-  return { roles: rolesFromClaimValue(claimAt(profile, cfg.rolesClaim), cfg.roleMap), tenant: tenantFromClaimValue(claimAt(profile, cfg.tenantClaim)) };
+export function sessionClaims(
+  profile: Record<string, unknown>,
+  cfg: Pick<OidcConfig, "rolesClaim" | "roleMap" | "tenantClaim">,
+): { roles: Role[]; tenant: string | null } {
+  return {
+    roles: rolesFromClaimValue(claimAt(profile, cfg.rolesClaim), cfg.roleMap),
+    tenant: tenantFromClaimValue(claimAt(profile, cfg.tenantClaim)),
+  };
 }
 
 // Sign-out's destination comes from the issuer's discovery document (lib/auth/end-session.ts).

@@ -67,7 +67,13 @@ export function oidcConfig(env: Env = process.env): OidcConfig {
     sessionMaxAgeSeconds: readSetting(env, "SESSION_MAX_AGE_SECONDS"),
   };
   if (dev) {
-    return { ...common, issuer: `${base}/oidc`, clientId: DEV_CONSOLE_CLIENT_ID, clientSecret: requiredSecret("devConsoleClient", env), devProvider: true };
+    return {
+      ...common,
+      issuer: `${base}/oidc`,
+      clientId: DEV_CONSOLE_CLIENT_ID,
+      clientSecret: requiredSecret("devConsoleClient", env),
+      devProvider: true,
+    };
   }
   const clientId = readSetting(env, "OIDC_CLIENT_ID");
   const clientSecret = readSetting(env, "OIDC_CLIENT_SECRET");
@@ -78,6 +84,7 @@ export function oidcConfig(env: Env = process.env): OidcConfig {
 /** OIDC_SCOPES: space-separated scope names; "openid" is always included. */
 function oidcScopes(raw: string | undefined): string {
   const scopes = (raw?.trim() || "openid profile roles tenant").split(/\s+/);
-  if (scopes.some((s) => !/^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/.test(s))) throw new Error("OIDC_SCOPES must be scope names separated by spaces");
+  if (scopes.some((s) => !/^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/.test(s)))
+    throw new Error("OIDC_SCOPES must be scope names separated by spaces");
   return [...new Set(["openid", ...scopes])].join(" ");
 }

@@ -19,7 +19,8 @@ export function sameOriginOnly<C>(body: BodyKind, handler: Handler<C>): Handler<
   return (req, ctx) => {
     const refusal = crossSiteRefusal(req, oidcConfig().appUrl, body);
     if (!refusal) return handler(req, ctx);
-    if (body === "form") return new Response(refusal.error, { status: refusal.status, headers: { "content-type": "text/plain; charset=utf-8" } });
+    if (body === "form")
+      return new Response(refusal.error, { status: refusal.status, headers: { "content-type": "text/plain; charset=utf-8" } });
     return NextResponse.json({ ok: false, error: refusal.error }, { status: refusal.status });
   };
 }

@@ -12,7 +12,8 @@ import type { SessionUser } from "./next-auth-options";
 import type { Permission } from "./permissions";
 import { currentUser } from "./session";
 
-export type OperatorAccess = { ok: true; db: Db; operator: Operator; user: SessionUser } | { ok: false; status: 401 | 403; error: string; user: SessionUser | null };
+export type OperatorAccess =
+  { ok: true; db: Db; operator: Operator; user: SessionUser } | { ok: false; status: 401 | 403; error: string; user: SessionUser | null };
 
 /**
  * The browser's operator, authorised. Nobody signed in is a 401 before the store is touched. A

@@ -13,9 +13,14 @@ export async function syncOperatorAtSignIn(db: Db, input: { subject: string; dis
     const [existing] = await tx.select().from(operators).where(eq(operators.subject, input.subject)).for("update");
     if (!existing && input.roles.length === 0) return; // an end user, not an operator
     if (existing) {
-      await tx.update(operators).set({ roles: input.roles, displayName: input.displayName, lastSeenAt: new Date() }).where(eq(operators.subject, input.subject));
+      await tx
+        .update(operators)
+        .set({ roles: input.roles, displayName: input.displayName, lastSeenAt: new Date() })
+        .where(eq(operators.subject, input.subject));
     } else {
-      await tx.insert(operators).values({ subject: input.subject, displayName: input.displayName, roles: input.roles, lastSeenAt: new Date() });
+      await tx
+        .insert(operators)
+        .values({ subject: input.subject, displayName: input.displayName, roles: input.roles, lastSeenAt: new Date() });
     }
     await appendAudit(tx, {
       actorType: "operator",

@@ -16,6 +16,12 @@ export async function authorizeCli(db: Db, subject: string, permission: Permissi
   return check.operator;
 }
 
-export async function asOperator(db: Db, asFlag: string | undefined, permission: Permission, target: Target, _usage: string): Promise<Operator> {
+export async function asOperator(
+  db: Db,
+  asFlag: string | undefined,
+  permission: Permission,
+  target: Target,
+  _usage: string,
+): Promise<Operator> {
   return authorizeCli(db, await proveOperator(asFlag), permission, target);
 }

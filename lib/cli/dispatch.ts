@@ -53,7 +53,9 @@ const EXIT_CODES = "Exit codes: 0 ok, 1 failure, 2 usage error or unreadable inp
 
 /** The command list, with the commands declared by controls (lib/controls/registry.ts) after it. */
 function usage(): string {
-  const declared = REGISTERED_CONTROLS.flatMap((c) => (c.cli ? [`  ${controlUsage(c.cli).slice("usage: ctl ".length)}\n                              ${c.cli.summary}\n`] : []));
+  const declared = REGISTERED_CONTROLS.flatMap((c) =>
+    c.cli ? [`  ${controlUsage(c.cli).slice("usage: ctl ".length)}\n                              ${c.cli.summary}\n`] : [],
+  );
   return `${USAGE}${declared.join("")}\n${EXIT_CODES}`;
 }
 

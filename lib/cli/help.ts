@@ -10,24 +10,54 @@ import { REGISTERED_CONTROLS } from "@/lib/controls/registry";
 
 const COMMAND_HELP: Record<string, { usage: string; summary: string }> = {
   migrate: { usage: "[--json]", summary: "apply database migrations" },
-  "seed-demo": { usage: "[--records N] [--if-empty] [--json]", summary: "seed synthetic demo history into an empty store (progress on stderr when it is a terminal)" },
+  "seed-demo": {
+    usage: "[--records N] [--if-empty] [--json]",
+    summary: "seed synthetic demo history into an empty store (progress on stderr when it is a terminal)",
+  },
   audit: {
-    usage: "export (--out DIR | --tar FILE) [--from ISO] [--to ISO] [--format ndjson|csv] [--force] [--json]\n       ctl audit verify (DIR | FILE.tar | -) [--fingerprint sha256:HEX] [--json]\n       ctl audit verify-store [--json]",
-    summary: "export the audit log with a signed manifest, verify an export offline, or re-hash the stored chain (export and file verify show progress on stderr when it is a terminal)",
+    usage:
+      "export (--out DIR | --tar FILE) [--from ISO] [--to ISO] [--format ndjson|csv] [--force] [--json]\n       ctl audit verify (DIR | FILE.tar | -) [--fingerprint sha256:HEX] [--json]\n       ctl audit verify-store [--json]",
+    summary:
+      "export the audit log with a signed manifest, verify an export offline, or re-hash the stored chain (export and file verify show progress on stderr when it is a terminal)",
   },
   login: { usage: "", summary: "sign in as an operator (device code at the issuer)" },
   whoami: { usage: "", summary: "show the signed-in operator" },
   logout: { usage: "", summary: "forget the signed-in operator" },
-  "kill-switch": { usage: "status | on | off [--scope global|mode:form|mode:url|flow:WORKFLOW:PROFILE|workflow:NAME|upstream:ID] --reason TEXT [--expires-in MINUTES] [--as YOURSELF] [--json]", summary: "stop or restore elicitation; on works without a login (break-glass), off needs two signed-in operators" },
-  approvals: { usage: "list | approve ID | reject ID --reason TEXT [--as YOURSELF] [--json]", summary: "the approval queue, as the signed-in operator" },
-  revoke: { usage: "ID | --pending [--flow ID] --reason TEXT [--as YOURSELF] [--json]", summary: "revoke unfinished handles, as the signed-in operator" },
-  gates: { usage: "status | record | run --flow ID [--target URL] [--as YOURSELF] [--json]", summary: "gate evidence for canary promotion" },
-  flows: { usage: "list | canary FLOW --percent N | rollback (FLOW | --workflow NAME) --reason TEXT [--as YOURSELF] [--json]", summary: "flow stages (releasers)" },
-  "client-profiles": { usage: "list | set CLIENT_ID --profile P --name NAME | remove CLIENT_ID [--as YOURSELF] [--json]", summary: "map OAuth client ids to client profiles (admins)" },
-  upstreams: { usage: "list | add | update | remove | apply FILE.json [--json]", summary: "gateway mode: the upstream MCP servers (admins)" },
+  "kill-switch": {
+    usage:
+      "status | on | off [--scope global|mode:form|mode:url|flow:WORKFLOW:PROFILE|workflow:NAME|upstream:ID] --reason TEXT [--expires-in MINUTES] [--as YOURSELF] [--json]",
+    summary: "stop or restore elicitation; on works without a login (break-glass), off needs two signed-in operators",
+  },
+  approvals: {
+    usage: "list | approve ID | reject ID --reason TEXT [--as YOURSELF] [--json]",
+    summary: "the approval queue, as the signed-in operator",
+  },
+  revoke: {
+    usage: "ID | --pending [--flow ID] --reason TEXT [--as YOURSELF] [--json]",
+    summary: "revoke unfinished handles, as the signed-in operator",
+  },
+  gates: {
+    usage: "status | record | run --flow ID [--target URL] [--as YOURSELF] [--json]",
+    summary: "gate evidence for canary promotion",
+  },
+  flows: {
+    usage: "list | canary FLOW --percent N | rollback (FLOW | --workflow NAME) --reason TEXT [--as YOURSELF] [--json]",
+    summary: "flow stages (releasers)",
+  },
+  "client-profiles": {
+    usage: "list | set CLIENT_ID --profile P --name NAME | remove CLIENT_ID [--as YOURSELF] [--json]",
+    summary: "map OAuth client ids to client profiles (admins)",
+  },
+  upstreams: {
+    usage: "list | add | update | remove | apply FILE.json [--json]",
+    summary: "gateway mode: the upstream MCP servers (admins)",
+  },
   "check-url": { usage: "URL [--dev]", summary: "judge a URL for URL mode; exit 0 allow, 3 warn, 1 block" },
   "lint-schema": { usage: "FILE", summary: "lint form params ({message, requestedSchema}); exit 0 allow, 1 block" },
-  token: { usage: "--subject SUB [--tenant T] [--ttl SECONDS] [--client ID]", summary: "a short-lived MCP access token (development provider only)" },
+  token: {
+    usage: "--subject SUB [--tenant T] [--ttl SECONDS] [--client ID]",
+    summary: "a short-lived MCP access token (development provider only)",
+  },
   config: { usage: "check [--json]", summary: "print the effective configuration (secrets masked); exit 1 on a problem" },
   serve: { usage: "[--port N]", summary: "serve the built app on the configured store" },
   demo: { usage: "[--port N]", summary: "migrate, seed when empty, and serve" },

@@ -52,7 +52,8 @@ export async function proveOperator(asFlag: string | undefined): Promise<string>
     if (err instanceof OperatorProofError) throw new CliError(err.message);
     throw new CliError(`the login could not be verified (${(err as Error).message.split("\n")[0]}): run ctl login again`);
   }
-  if (asFlag !== undefined && asFlag !== subject) throw new CliError(`--as ${asFlag} is not the signed-in operator (${subject}); --as may only repeat who you are`);
+  if (asFlag !== undefined && asFlag !== subject)
+    throw new CliError(`--as ${asFlag} is not the signed-in operator (${subject}); --as may only repeat who you are`);
   return subject;
 }
 

@@ -15,7 +15,10 @@ const NONE: Progress = { update() {}, stop() {} };
 
 export function progress(label: string, unit: string, stream: NodeJS.WriteStream = process.stderr): Progress {
   if (!stream.isTTY || isCaptured()) return NONE;
-  const bar = new SingleBar({ stream, format: `${label} [{bar}] {percentage}% {value}/{total} ${unit}`, hideCursor: true, clearOnComplete: true }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { stream, format: `${label} [{bar}] {percentage}% {value}/{total} ${unit}`, hideCursor: true, clearOnComplete: true },
+    Presets.shades_classic,
+  );
   let started = false;
   return {
     update(done, total) {

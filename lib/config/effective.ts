@@ -20,7 +20,22 @@ export interface ConfigReport {
 }
 
 // Prefixes of the variables this app owns; another variable with one of them is probably a typo.
-const OWN_PREFIXES = ["APP_", "AUDIT_", "CONNECT_", "CTL_", "DATABASE_", "DEV_IDP_", "DRAIN_", "ELICITATION_", "FLOW_", "MCP_", "OIDC_", "RATE_LIMIT_", "SESSION_", "VAULT_"];
+const OWN_PREFIXES = [
+  "APP_",
+  "AUDIT_",
+  "CONNECT_",
+  "CTL_",
+  "DATABASE_",
+  "DEV_IDP_",
+  "DRAIN_",
+  "ELICITATION_",
+  "FLOW_",
+  "MCP_",
+  "OIDC_",
+  "RATE_LIMIT_",
+  "SESSION_",
+  "VAULT_",
+];
 // Read by the test suites only (README, "Test-run settings"), not by the app.
 const TEST_RUN_VARIABLES = new Set(["AUDIT_EXPORT_ENTRIES", "DRILL_PG_RESTART_CMD", "CHROMIUM_PATH"]);
 
@@ -34,7 +49,9 @@ export function configReport(env: Env): ConfigReport {
   const settings = (Object.keys(SETTINGS) as SettingName[]).map((name): EffectiveSetting => {
     const spec = SETTINGS[name] as SettingSpec<unknown>;
     const raw = rawSetting(env, name, spec);
-    return raw === undefined ? { name, shown: defaultShown(spec), source: "default" } : { name, shown: shownValue(name, raw), source: "environment" };
+    return raw === undefined
+      ? { name, shown: defaultShown(spec), source: "default" }
+      : { name, shown: shownValue(name, raw), source: "environment" };
   });
   // A key file that cannot be read would stop the first evidence export, not the start: say it now.
   const keyFile = rawSetting(env, "AUDIT_SIGNING_KEY_FILE");
@@ -42,7 +59,10 @@ export function configReport(env: Env): ConfigReport {
     try {
       fs.accessSync(keyFile, fs.constants.R_OK);
     } catch {
-      problems.push({ variable: "AUDIT_SIGNING_KEY_FILE", message: `AUDIT_SIGNING_KEY_FILE names a file this process cannot read (got ${shownValue("AUDIT_SIGNING_KEY_FILE", keyFile)})` });
+      problems.push({
+        variable: "AUDIT_SIGNING_KEY_FILE",
+        message: `AUDIT_SIGNING_KEY_FILE names a file this process cannot read (got ${shownValue("AUDIT_SIGNING_KEY_FILE", keyFile)})`,
+      });
     }
   }
   const known = new Set<string>([...Object.keys(SETTINGS), ...Object.keys(RETIRED), ...TEST_RUN_VARIABLES]);

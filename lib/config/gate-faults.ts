@@ -8,7 +8,13 @@
 import type { Env } from "@/db/config";
 import { isProduction } from "./app-env";
 
-export const GATE_FAULTS = ["log-form-values", "skip-browser-user-check", "new-record-on-retry", "timeout-not-recorded", "approval-not-consumed"] as const;
+export const GATE_FAULTS = [
+  "log-form-values",
+  "skip-browser-user-check",
+  "new-record-on-retry",
+  "timeout-not-recorded",
+  "approval-not-consumed",
+] as const;
 export type GateFault = (typeof GATE_FAULTS)[number];
 
 const NONE: ReadonlySet<GateFault> = new Set();
@@ -27,8 +33,11 @@ export function gateFaults(env: Env = process.env): ReadonlySet<GateFault> {
 
 function parseFaults(raw: string, env: Env): ReadonlySet<GateFault> {
   const names = raw.split(",").map((s) => s.trim());
-  for (const n of names) if (!(GATE_FAULTS as readonly string[]).includes(n)) throw new Error(`GATE_TEST_FAULTS: unknown fault "${n}" (known: ${GATE_FAULTS.join(", ")})`);
-  if (isProduction(env)) throw new Error("GATE_TEST_FAULTS is refused with APP_ENV=production: the faults exist only to prove the release gates");
+  for (const n of names)
+    if (!(GATE_FAULTS as readonly string[]).includes(n))
+      throw new Error(`GATE_TEST_FAULTS: unknown fault "${n}" (known: ${GATE_FAULTS.join(", ")})`);
+  if (isProduction(env))
+    throw new Error("GATE_TEST_FAULTS is refused with APP_ENV=production: the faults exist only to prove the release gates");
   return new Set(names as GateFault[]);
 }
 

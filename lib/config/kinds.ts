@@ -35,7 +35,9 @@ export function secretText(minLength: number): Kind<string> {
 
 /** A 32-byte key in base64 (standard or URL alphabet). */
 export function base64Key32(): Kind<string> {
-  return z.string().refine((v) => /^[A-Za-z0-9+/_-]+=*$/.test(v) && Buffer.from(v, "base64").length === 32, { error: "must be 32 bytes, base64-encoded (openssl rand -base64 32)" });
+  return z.string().refine((v) => /^[A-Za-z0-9+/_-]+=*$/.test(v) && Buffer.from(v, "base64").length === 32, {
+    error: "must be 32 bytes, base64-encoded (openssl rand -base64 32)",
+  });
 }
 
 /** A PKCS#8 PEM private key (the audit signing key). */
@@ -100,7 +102,10 @@ export function originList(): Kind<string[]> {
         url = undefined;
       }
       if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.origin !== value || value.includes("*")) {
-        ctx.addIssue({ code: "custom", message: `has "${value.slice(0, 80)}", which is not an exact origin such as https://app.example.com (scheme, host, optional port; nothing else)` });
+        ctx.addIssue({
+          code: "custom",
+          message: `has "${value.slice(0, 80)}", which is not an exact origin such as https://app.example.com (scheme, host, optional port; nothing else)`,
+        });
         return z.NEVER;
       }
       out.push(value);

@@ -41,7 +41,8 @@ const shape = Object.fromEntries(
 /** The schema itself: settings.ts's kinds, then the rules that span several settings. */
 export const configSchema = z.object(shape).superRefine(
   (config, ctx) => {
-    for (const p of productionRules(config as Config)) ctx.addIssue({ code: "custom", path: [p.variable], message: p.message, params: { rule: true } });
+    for (const p of productionRules(config as Config))
+      ctx.addIssue({ code: "custom", path: [p.variable], message: p.message, params: { rule: true } });
   },
   // Also when a value is bad, so one run lists every problem (a bad value still counts as set).
   { when: () => true },

@@ -14,10 +14,30 @@ export interface SecretSpec {
 
 export const SECRETS = {
   session: { env: "SESSION_SECRET", devFile: "session", purpose: "encrypts the console's session cookie", minLength: 32 },
-  connectNonce: { env: "CONNECT_NONCE_KEY", devFile: "connect-nonce", purpose: "derives the URL-mode connect nonce (HMAC key)", minLength: 32 },
-  metricsToken: { env: "METRICS_TOKEN", devFile: "metrics-token", purpose: "bearer token for /api/metrics (unset in production: the endpoint is off)", minLength: 16 },
-  devConsoleClient: { env: "DEV_IDP_CONSOLE_CLIENT_SECRET", devFile: "dev-console-client", purpose: "the console's client secret at the bundled development identity provider", minLength: 16 },
-  demoDownstreamClient: { env: "DEMO_DOWNSTREAM_CLIENT_SECRET", devFile: "downstream-client", purpose: "this app's client secret at the bundled demo downstream provider", minLength: 16 },
+  connectNonce: {
+    env: "CONNECT_NONCE_KEY",
+    devFile: "connect-nonce",
+    purpose: "derives the URL-mode connect nonce (HMAC key)",
+    minLength: 32,
+  },
+  metricsToken: {
+    env: "METRICS_TOKEN",
+    devFile: "metrics-token",
+    purpose: "bearer token for /api/metrics (unset in production: the endpoint is off)",
+    minLength: 16,
+  },
+  devConsoleClient: {
+    env: "DEV_IDP_CONSOLE_CLIENT_SECRET",
+    devFile: "dev-console-client",
+    purpose: "the console's client secret at the bundled development identity provider",
+    minLength: 16,
+  },
+  demoDownstreamClient: {
+    env: "DEMO_DOWNSTREAM_CLIENT_SECRET",
+    devFile: "downstream-client",
+    purpose: "this app's client secret at the bundled demo downstream provider",
+    minLength: 16,
+  },
 } as const satisfies Record<string, SecretSpec>;
 
 export type SecretName = keyof typeof SECRETS;

@@ -7,10 +7,22 @@
 import { z } from "zod";
 import { SECRETS } from "./secret-specs";
 import { DB_SETTINGS, optionalSetting, setting } from "@/db/config-settings";
-import { base64Key32, flag, fractionalSeconds, httpUrl, type Kind, oneOf, originList, plainOrigin, privateKeyPem, secretText, text, wholeNumber } from "./kinds";
+import {
+  base64Key32,
+  flag,
+  fractionalSeconds,
+  httpUrl,
+  type Kind,
+  oneOf,
+  originList,
+  plainOrigin,
+  privateKeyPem,
+  secretText,
+  text,
+  wholeNumber,
+} from "./kinds";
 
 export type { SettingSpec } from "@/db/config-settings";
-
 
 const DAY = 86_400;
 const CLAIM = { max: 200, pattern: /^[\x21-\x7e]+$/, describe: "must be one claim name (printable ASCII, no spaces)" };
@@ -31,7 +43,10 @@ export const SETTINGS = {
   // Store and process.
   ...DB_SETTINGS,
   PORT: setting({ kind: wholeNumber(1, 65_535), default: 3000 }),
-  HOSTNAME_BIND: setting({ kind: text({ max: 255, pattern: /^[A-Za-z0-9.:_-]+$/, describe: "must be a host name or IP address" }), default: "127.0.0.1" }),
+  HOSTNAME_BIND: setting({
+    kind: text({ max: 255, pattern: /^[A-Za-z0-9.:_-]+$/, describe: "must be a host name or IP address" }),
+    default: "127.0.0.1",
+  }),
   APP_URL: optionalSetting({ kind: plainOrigin(), defaultText: "http://localhost:$PORT" }),
   APP_ENV: setting({ kind: oneOf(["development", "production"] as const), default: "development" }),
   // Identity.
@@ -41,14 +56,25 @@ export const SETTINGS = {
   OIDC_ROLES_CLAIM: setting({ kind: text(CLAIM), default: "roles" }),
   OIDC_TENANT_CLAIM: setting({ kind: text(CLAIM), default: "tenant" }),
   OIDC_ROLE_MAP: optionalSetting({ kind: text({ max: 4000 }), defaultText: "unset" }),
-  OIDC_ACCESS_TOKEN_TYP: setting({ kind: text({ max: 40, pattern: /^[A-Za-z0-9.+/-]{1,40}$/, describe: 'must be a media type such as "at+jwt" or "JWT", or "any"' }), default: "at+jwt" }),
+  OIDC_ACCESS_TOKEN_TYP: setting({
+    kind: text({ max: 40, pattern: /^[A-Za-z0-9.+/-]{1,40}$/, describe: 'must be a media type such as "at+jwt" or "JWT", or "any"' }),
+    default: "at+jwt",
+  }),
   OIDC_SCOPES: setting({ kind: text({ max: 2000 }), default: "openid profile roles tenant" }),
   DEV_IDP_PROFILE: setting({ kind: oneOf(["standard", "groups", "nested"] as const), default: "standard" }),
   MCP_RESOURCE: optionalSetting({ kind: httpUrl(), defaultText: "APP_URL/api/mcp" }),
   SESSION_SECRET: optionalSetting({ kind: secretText(SECRETS.session.minLength), defaultText: generated, secret: true }),
   CONNECT_NONCE_KEY: optionalSetting({ kind: secretText(SECRETS.connectNonce.minLength), defaultText: generated, secret: true }),
-  DEV_IDP_CONSOLE_CLIENT_SECRET: optionalSetting({ kind: secretText(SECRETS.devConsoleClient.minLength), defaultText: generated, secret: true }),
-  DEMO_DOWNSTREAM_CLIENT_SECRET: optionalSetting({ kind: secretText(SECRETS.demoDownstreamClient.minLength), defaultText: generated, secret: true }),
+  DEV_IDP_CONSOLE_CLIENT_SECRET: optionalSetting({
+    kind: secretText(SECRETS.devConsoleClient.minLength),
+    defaultText: generated,
+    secret: true,
+  }),
+  DEMO_DOWNSTREAM_CLIENT_SECRET: optionalSetting({
+    kind: secretText(SECRETS.demoDownstreamClient.minLength),
+    defaultText: generated,
+    secret: true,
+  }),
   SESSION_MAX_AGE_SECONDS: setting({ kind: wholeNumber(60, 30 * DAY, "seconds"), default: 28_800 }),
   DEV_IDP_ENABLED: optionalSetting({ kind: flag(), defaultText: "unset" }),
   TRUST_PROXY: optionalSetting({ kind: flag(), defaultText: "unset" }),
@@ -59,10 +85,17 @@ export const SETTINGS = {
   ELICITATION_TIMEOUT_SECONDS: setting({ kind: fractionalSeconds(DAY), default: 600 }),
   ELICITATION_COOLDOWN_SECONDS: setting({ kind: fractionalSeconds(7 * DAY), default: 300 }),
   FLOW_NEW_STAGE: setting({ kind: flowStage, default: { stage: "off", canaryPercent: 0 }, defaultText: "off", exact: true }),
-  MCP_CLIENT_ID_CLAIM: optionalSetting({ kind: text({ max: 100, pattern: /^[A-Za-z_][A-Za-z0-9_.:-]*$/, describe: "must be one JWT claim name (letters, digits, _ . : -)" }), defaultText: "unset (`client_id`, then `azp`)", exact: true }),
+  MCP_CLIENT_ID_CLAIM: optionalSetting({
+    kind: text({ max: 100, pattern: /^[A-Za-z_][A-Za-z0-9_.:-]*$/, describe: "must be one JWT claim name (letters, digits, _ . : -)" }),
+    defaultText: "unset (`client_id`, then `azp`)",
+    exact: true,
+  }),
   CONNECT_TTL_SECONDS: setting({ kind: wholeNumber(1, DAY, "seconds"), default: 600 }),
   VAULT_KEY: optionalSetting({ kind: base64Key32(), defaultText: generated, secret: true }),
-  VAULT_KEY_ID: optionalSetting({ kind: text({ max: 64, pattern: /^[A-Za-z0-9._:-]+$/, describe: "must be a key name (letters, digits, . _ : -)" }), defaultText: generated }),
+  VAULT_KEY_ID: optionalSetting({
+    kind: text({ max: 64, pattern: /^[A-Za-z0-9._:-]+$/, describe: "must be a key name (letters, digits, . _ : -)" }),
+    defaultText: generated,
+  }),
   METRICS_TOKEN: optionalSetting({ kind: secretText(SECRETS.metricsToken.minLength), defaultText: generated, secret: true }),
   LOG_LEVEL: setting({ kind: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const), default: "info" }),
   DRAIN_GRACE_SECONDS: setting({ kind: wholeNumber(0, 99_999, "seconds"), default: 60 }),
@@ -110,11 +143,14 @@ export const SETTINGS = {
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
-export type SettingValue<N extends SettingName> = (typeof SETTINGS)[N] extends { kind: Kind<infer T>; default: infer D } ? T | (undefined extends D ? undefined : never) : never;
+export type SettingValue<N extends SettingName> = (typeof SETTINGS)[N] extends { kind: Kind<infer T>; default: infer D }
+  ? T | (undefined extends D ? undefined : never)
+  : never;
 
 /** Settings that are no longer read; setting one is an error, so an operator who relied on it notices. */
 export const RETIRED: Record<string, string> = {
-  FLOW_DEFAULT_CANARY_PERCENT: "is no longer read: set FLOW_NEW_STAGE=off (the default) or FLOW_NEW_STAGE=canary:N (N from 0 to 100) instead",
+  FLOW_DEFAULT_CANARY_PERCENT:
+    "is no longer read: set FLOW_NEW_STAGE=off (the default) or FLOW_NEW_STAGE=canary:N (N from 0 to 100) instead",
 };
 
 /**
@@ -124,4 +160,11 @@ export const RETIRED: Record<string, string> = {
  * is one of the OpenTelemetry SDK's own standard variables. UPSTREAM_SECRET_<NAME> variables are
  * read by name from the upstream registry (lib/gateway), not listed here.
  */
-export const PLATFORM_VARIABLES = ["NODE_ENV", "NEXTAUTH_URL", "XDG_CONFIG_HOME", "PATH", "NEXT_RUNTIME", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] as const;
+export const PLATFORM_VARIABLES = [
+  "NODE_ENV",
+  "NEXTAUTH_URL",
+  "XDG_CONFIG_HOME",
+  "PATH",
+  "NEXT_RUNTIME",
+  "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+] as const;

@@ -43,20 +43,47 @@ const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
  * a window is written, repeats are counted (an id that names no record is not part of the key, so
  * random ids cannot each open a window). Decisions (POST) write one entry per attempt.
  */
-async function refuse(db: Db, user: BrowserUser, record: ElicitationRecord | undefined, id: string, problem: Problem, view = false): Promise<{ ok: false; problem: Problem }> {
-  const entry = { actorType: "subject" as const, actorId: user.sub, action: problem === "mismatch" ? AUDIT_ACTIONS.connectMismatch : AUDIT_ACTIONS.connectRefused, targetType: "elicitation", targetId: record?.id ?? id.slice(0, 64), detail: { problem } };
-  if (view) await auditCoalesced(db, entry, { actor: user.sub, action: entry.action, reason: problem, target: `elicitation:${record?.id ?? "*"}` }, abuseConfig().auditCoalesceWindowMs);
+async function refuse(
+  db: Db,
+  user: BrowserUser,
+  record: ElicitationRecord | undefined,
+  id: string,
+  problem: Problem,
+  view = false,
+): Promise<{ ok: false; problem: Problem }> {
+  const entry = {
+    actorType: "subject" as const,
+    actorId: user.sub,
+    action: problem === "mismatch" ? AUDIT_ACTIONS.connectMismatch : AUDIT_ACTIONS.connectRefused,
+    targetType: "elicitation",
+    targetId: record?.id ?? id.slice(0, 64),
+    detail: { problem },
+  };
+  if (view)
+    await auditCoalesced(
+      db,
+      entry,
+      { actor: user.sub, action: entry.action, reason: problem, target: `elicitation:${record?.id ?? "*"}` },
+      abuseConfig().auditCoalesceWindowMs,
+    );
   else await db.transaction((tx) => appendAudit(tx, entry));
   return { ok: false, problem };
 }
 
 /** Checks a record against the browser user; expires it on the way if its time is up. */
-async function check(db: Db, id: string, user: BrowserUser, allowed: readonly ElicitationRecord["state"][], view = false): Promise<{ ok: true; record: ElicitationRecord } | { ok: false; problem: Problem }> {
+async function check(
+  db: Db,
+  id: string,
+  user: BrowserUser,
+  allowed: readonly ElicitationRecord["state"][],
+  view = false,
+): Promise<{ ok: true; record: ElicitationRecord } | { ok: false; problem: Problem }> {
   const record = isRecordId(id) ? await getRecord(db, id) : undefined;
   if (!record || record.mode !== "url") return refuse(db, user, undefined, id, "not_found", view);
   // Identity first: another user learns nothing about the record's state.
   // GATE_TEST_FAULTS=skip-browser-user-check (refused in production) removes this check on purpose.
-  if ((record.subject !== user.sub || (user.tenant !== null && record.tenantId !== user.tenant)) && !gateFault("skip-browser-user-check")) return refuse(db, user, record, id, "mismatch", view);
+  if ((record.subject !== user.sub || (user.tenant !== null && record.tenantId !== user.tenant)) && !gateFault("skip-browser-user-check"))
+    return refuse(db, user, record, id, "mismatch", view);
   if (record.state === "revoked") return refuse(db, user, record, id, "revoked", view);
   if (record.expiresAt && record.expiresAt.getTime() <= Date.now()) {
     await transition(db, record.id, { move: "endLink", to: "expired", reason: "link expired" });
@@ -96,7 +123,11 @@ function nonceFor(id: string, state: string): string {
 }
 
 /** Continue: single use. Returns the provider's authorization URL. */
-export async function continueConnect(db: Db, id: string, user: BrowserUser): Promise<{ ok: true; location: string } | { ok: false; problem: Problem }> {
+export async function continueConnect(
+  db: Db,
+  id: string,
+  user: BrowserUser,
+): Promise<{ ok: true; location: string } | { ok: false; problem: Problem }> {
   const checked = await check(db, id, user, movableFrom("openLink"));
   if (!checked.ok) return checked;
   const cfg = connectConfig();
@@ -120,7 +151,11 @@ export async function continueConnect(db: Db, id: string, user: BrowserUser): Pr
  * same record (one record, one link), so the earlier trip to the provider can no longer complete
  * (its state names nothing) and the new one can. Only the record's own person, only while opened.
  */
-export async function restartConnect(db: Db, id: string, user: BrowserUser): Promise<{ ok: true; location: string } | { ok: false; problem: Problem }> {
+export async function restartConnect(
+  db: Db,
+  id: string,
+  user: BrowserUser,
+): Promise<{ ok: true; location: string } | { ok: false; problem: Problem }> {
   const checked = await check(db, id, user, ["opened"]);
   if (!checked.ok) return checked;
   const cfg = connectConfig();
@@ -132,9 +167,23 @@ export async function restartConnect(db: Db, id: string, user: BrowserUser): Pro
     const [row] = await tx
       .update(elicitationRecords)
       .set({ stateHash: sha256(state), nonceHash: sha256(nonce), pkceVerifierSealed: sealBlob(vaultKey(), `pkce:${id}`, verifier) })
-      .where(and(eq(elicitationRecords.id, id), eq(elicitationRecords.state, "opened"), eq(elicitationRecords.stateHash, checked.record.stateHash!)))
+      .where(
+        and(
+          eq(elicitationRecords.id, id),
+          eq(elicitationRecords.state, "opened"),
+          eq(elicitationRecords.stateHash, checked.record.stateHash!),
+        ),
+      )
       .returning({ id: elicitationRecords.id });
-    if (row) await appendAudit(tx, { actorType: "subject", actorId: user.sub, action: AUDIT_ACTIONS.connectRestarted, targetType: "elicitation", targetId: id, detail: { provider: provider.id } });
+    if (row)
+      await appendAudit(tx, {
+        actorType: "subject",
+        actorId: user.sub,
+        action: AUDIT_ACTIONS.connectRestarted,
+        targetType: "elicitation",
+        targetId: id,
+        detail: { provider: provider.id },
+      });
     return !!row;
   });
   // Another tab restarted or a callback completed meanwhile: this one changes nothing.
@@ -146,7 +195,12 @@ export async function restartConnect(db: Db, id: string, user: BrowserUser): Pro
 export async function declineConnect(db: Db, id: string, user: BrowserUser, action: "decline" | "cancel") {
   const checked = await check(db, id, user, movableFrom("endLink"));
   if (!checked.ok) return checked;
-  const moved = await transition(db, id, { move: "endLink", to: action === "decline" ? "declined" : "cancelled", actor: { type: "subject", id: user.sub }, reason: `${action} on the connect page` });
+  const moved = await transition(db, id, {
+    move: "endLink",
+    to: action === "decline" ? "declined" : "cancelled",
+    actor: { type: "subject", id: user.sub },
+    reason: `${action} on the connect page`,
+  });
   if (!moved) return refuse(db, user, checked.record, id, "finished");
   return { ok: true as const };
 }
@@ -159,21 +213,47 @@ class RecordMovedError extends Error {}
 /** The provider's redirect back. Completes the record (server-side, the only way it completes). */
 export async function completeCallback(db: Db, query: URLSearchParams, user: BrowserUser): Promise<CallbackResult> {
   const state = query.get("state");
-  const [record] = state ? await db.select().from(elicitationRecords).where(eq(elicitationRecords.stateHash, sha256(state))).limit(1) : [];
+  const [record] = state
+    ? await db
+        .select()
+        .from(elicitationRecords)
+        .where(eq(elicitationRecords.stateHash, sha256(state)))
+        .limit(1)
+    : [];
   if (!record || !state) {
     // A callback naming no flow of ours changes nothing, like a view: coalesced.
-    const entry = { actorType: "subject" as const, actorId: user.sub, action: AUDIT_ACTIONS.connectRefused, targetType: "elicitation", targetId: "unknown", detail: { problem: "unknown_state" } };
-    await auditCoalesced(db, entry, { actor: user.sub, action: entry.action, reason: "unknown_state", target: "elicitation:*" }, abuseConfig().auditCoalesceWindowMs);
+    const entry = {
+      actorType: "subject" as const,
+      actorId: user.sub,
+      action: AUDIT_ACTIONS.connectRefused,
+      targetType: "elicitation",
+      targetId: "unknown",
+      detail: { problem: "unknown_state" },
+    };
+    await auditCoalesced(
+      db,
+      entry,
+      { actor: user.sub, action: entry.action, reason: "unknown_state", target: "elicitation:*" },
+      abuseConfig().auditCoalesceWindowMs,
+    );
     return { ok: false, problem: "not_found" };
   }
-  if (record.subject !== user.sub || (user.tenant !== null && record.tenantId !== user.tenant)) return refuse(db, user, record, record.id, "mismatch");
+  if (record.subject !== user.sub || (user.tenant !== null && record.tenantId !== user.tenant))
+    return refuse(db, user, record, record.id, "mismatch");
   if (record.state !== "opened" || (record.expiresAt && record.expiresAt.getTime() <= Date.now())) {
     // Late (revoked or expired) or replayed (already completed): attach nothing, record it.
     if (record.state === "opened") await transition(db, record.id, { move: "callback", to: "expired", reason: "callback after expiry" });
     if (record.state !== "completed") {
       await db.transaction(async (tx) => {
         await tx.update(elicitationRecords).set({ lateCallbackAt: new Date() }).where(eq(elicitationRecords.id, record.id));
-        await appendAudit(tx, { actorType: "subject", actorId: user.sub, action: AUDIT_ACTIONS.recordLateCallback, targetType: "elicitation", targetId: record.id, detail: { state: record.state === "opened" ? "expired" : record.state } });
+        await appendAudit(tx, {
+          actorType: "subject",
+          actorId: user.sub,
+          action: AUDIT_ACTIONS.recordLateCallback,
+          targetType: "elicitation",
+          targetId: record.id,
+          detail: { state: record.state === "opened" ? "expired" : record.state },
+        });
       });
       return { ok: false, problem: record.state === "revoked" ? "revoked" : "expired" };
     }
@@ -187,7 +267,9 @@ export async function completeCallback(db: Db, query: URLSearchParams, user: Bro
   const [claimed] = await db
     .update(elicitationRecords)
     .set({ pkceVerifierSealed: null })
-    .where(and(eq(elicitationRecords.id, record.id), eq(elicitationRecords.state, "opened"), isNotNull(elicitationRecords.pkceVerifierSealed)))
+    .where(
+      and(eq(elicitationRecords.id, record.id), eq(elicitationRecords.state, "opened"), isNotNull(elicitationRecords.pkceVerifierSealed)),
+    )
     .returning({ id: elicitationRecords.id });
   const sealedVerifier = claimed ? record.pkceVerifierSealed : null;
   if (!sealedVerifier) return refuse(db, user, record, record.id, "used");
@@ -198,13 +280,29 @@ export async function completeCallback(db: Db, query: URLSearchParams, user: Bro
   let tokens;
   try {
     const verifier = openBlob(vaultKey(), `pkce:${record.id}`, sealedVerifier);
-    tokens = await exchangeCode(provider, cfg.dev, { callbackUrl, redirectUri: record.redirectUri!, state, nonce: nonceFor(record.id, state), verifier });
+    tokens = await exchangeCode(provider, cfg.dev, {
+      callbackUrl,
+      redirectUri: record.redirectUri!,
+      state,
+      nonce: nonceFor(record.id, state),
+      verifier,
+    });
   } catch (err) {
     // Keywords only: provider error bodies can echo codes.
-    logger.warn({ event: "connect.exchange_failed", record: record.id, error: err instanceof Error ? err.name : "error" }, "code exchange refused");
+    logger.warn(
+      { event: "connect.exchange_failed", record: record.id, error: err instanceof Error ? err.name : "error" },
+      "code exchange refused",
+    );
     await db.transaction(async (tx) => {
       await transition(tx, record.id, { move: "callback", to: "failed", reason: "the provider's answer did not pass the checks" });
-      await appendAudit(tx, { actorType: "subject", actorId: user.sub, action: AUDIT_ACTIONS.connectRefused, targetType: "elicitation", targetId: record.id, detail: { problem: "exchange_failed" } });
+      await appendAudit(tx, {
+        actorType: "subject",
+        actorId: user.sub,
+        action: AUDIT_ACTIONS.connectRefused,
+        targetType: "elicitation",
+        targetId: record.id,
+        detail: { problem: "exchange_failed" },
+      });
     });
     return { ok: false, problem: "refused" };
   }
@@ -212,20 +310,51 @@ export async function completeCallback(db: Db, query: URLSearchParams, user: Bro
   const binding = { subject: record.subject, tenantId: record.tenantId, providerId: provider.id, scope };
   // The grant, the record's completion and the audit entry commit together or not at all: a record
   // revoked while the exchange was in flight gets no credential (the transition's guard fails).
-  const result = await db.transaction(async (tx) => {
-    const stored = await storeConnection(tx, binding, { access_token: tokens.access_token, refresh_token: tokens.refresh_token, expires_at: tokens.expires_in ? Math.floor(Date.now() / 1000) + tokens.expires_in : undefined, scope }, record.id);
-    const moved = await transition(tx, record.id, { move: "callback", to: "completed", actor: { type: "system", id: "connect-callback" }, detail: { connection: stored.id, new_grant: stored.created } });
-    if (!moved) throw new RecordMovedError();
-    await appendAudit(tx, { actorType: "subject", actorId: record.subject, action: AUDIT_ACTIONS.connectCompleted, targetType: "elicitation", targetId: record.id, detail: { provider: provider.id, connection: stored.id, new_grant: stored.created } });
-    return stored;
-  }).catch(async (err: unknown) => {
-    if (!(err instanceof RecordMovedError)) throw err;
-    await db.transaction(async (tx) => {
-      await tx.update(elicitationRecords).set({ lateCallbackAt: new Date() }).where(eq(elicitationRecords.id, record.id));
-      await appendAudit(tx, { actorType: "subject", actorId: user.sub, action: AUDIT_ACTIONS.recordLateCallback, targetType: "elicitation", targetId: record.id, detail: { state: "revoked during exchange" } });
+  const result = await db
+    .transaction(async (tx) => {
+      const stored = await storeConnection(
+        tx,
+        binding,
+        {
+          access_token: tokens.access_token,
+          refresh_token: tokens.refresh_token,
+          expires_at: tokens.expires_in ? Math.floor(Date.now() / 1000) + tokens.expires_in : undefined,
+          scope,
+        },
+        record.id,
+      );
+      const moved = await transition(tx, record.id, {
+        move: "callback",
+        to: "completed",
+        actor: { type: "system", id: "connect-callback" },
+        detail: { connection: stored.id, new_grant: stored.created },
+      });
+      if (!moved) throw new RecordMovedError();
+      await appendAudit(tx, {
+        actorType: "subject",
+        actorId: record.subject,
+        action: AUDIT_ACTIONS.connectCompleted,
+        targetType: "elicitation",
+        targetId: record.id,
+        detail: { provider: provider.id, connection: stored.id, new_grant: stored.created },
+      });
+      return stored;
+    })
+    .catch(async (err: unknown) => {
+      if (!(err instanceof RecordMovedError)) throw err;
+      await db.transaction(async (tx) => {
+        await tx.update(elicitationRecords).set({ lateCallbackAt: new Date() }).where(eq(elicitationRecords.id, record.id));
+        await appendAudit(tx, {
+          actorType: "subject",
+          actorId: user.sub,
+          action: AUDIT_ACTIONS.recordLateCallback,
+          targetType: "elicitation",
+          targetId: record.id,
+          detail: { state: "revoked during exchange" },
+        });
+      });
+      return undefined;
     });
-    return undefined;
-  });
   if (!result) return { ok: false, problem: "revoked" };
   await notifyElicitationComplete(record.sessionId, record.id);
   return { ok: true, providerName: provider.displayName, created: result.created };

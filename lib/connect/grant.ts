@@ -11,7 +11,14 @@ import type { SecretNeed } from "@/lib/elicitation/needs";
 import { insertRecord, newRecordId, transition } from "@/lib/elicitation/records";
 import { movableFrom } from "@/lib/elicitation/record-states";
 import { decideRoute } from "@/lib/elicitation/router";
-import { CLIENT_DISCONNECTED, WireAbortedError, WireDisconnectedError, WireSuspendedError, WireTimeoutError, type ResumedAnswer } from "@/lib/elicitation/wire";
+import {
+  CLIENT_DISCONNECTED,
+  WireAbortedError,
+  WireDisconnectedError,
+  WireSuspendedError,
+  WireTimeoutError,
+  type ResumedAnswer,
+} from "@/lib/elicitation/wire";
 import { logger } from "@/lib/log/logger";
 import { policyView } from "@/lib/policy/policy-view";
 import { checkUrl } from "@/lib/policy/url-check";
@@ -67,7 +74,12 @@ export async function ensureGrant(ctx: AskContext, need: SecretNeed): Promise<Gr
     return { status: "pending", recordId: pending.id, reused: true, connectUrl: cfg.connectUrl(pending.id) };
   }
 
-  const earlier = await recentRefusal(db, { subject: ctx.subject, tenantId: ctx.tenantId, toolName: ctx.request.toolName, cooldownMs: ctx.config.cooldownMs });
+  const earlier = await recentRefusal(db, {
+    subject: ctx.subject,
+    tenantId: ctx.tenantId,
+    toolName: ctx.request.toolName,
+    cooldownMs: ctx.config.cooldownMs,
+  });
   if (earlier) {
     await countPreventedRepeat(db, earlier.id);
     return { status: "repeat_prevented", recordId: earlier.id, previous: earlier.state as "declined" | "cancelled" };
@@ -82,13 +94,24 @@ export async function ensureGrant(ctx: AskContext, need: SecretNeed): Promise<Gr
       provider = await providerInfo(db, need.providerId);
       await assertRedirectAllowed(db, cfg.redirectUri);
       const verdict = checkUrl(connectUrl, { dev: cfg.dev });
-      if (verdict.verdict !== "allow") decision = { route: "blocked", reason: `connect URL refused by the URL check: ${verdict.reasons.map((r) => r.code).join(", ")}` };
+      if (verdict.verdict !== "allow")
+        decision = { route: "blocked", reason: `connect URL refused by the URL check: ${verdict.reasons.map((r) => r.code).join(", ")}` };
     } catch (err) {
       if (!(err instanceof RegistryError)) throw err;
       decision = { route: "blocked", reason: err.message };
     }
   }
-  logger.info({ event: "elicitation.decided", record: id, tool: ctx.request.toolName, flow: ctx.flow.id, route: decision.route, reason: decision.reason }, "grant routed");
+  logger.info(
+    {
+      event: "elicitation.decided",
+      record: id,
+      tool: ctx.request.toolName,
+      flow: ctx.flow.id,
+      route: decision.route,
+      reason: decision.reason,
+    },
+    "grant routed",
+  );
   const draft = {
     ...recordBasics(ctx, id, need.purpose, decision),
     mode: "url" as const,
@@ -115,17 +138,44 @@ async function reconcile(ctx: AskContext, id: string, need: SecretNeed): Promise
   return { status: "failed", recordId: id, reason: `the request ended as ${record?.state ?? "unknown"}` };
 }
 
-async function offer(ctx: AskContext, id: string, url: string, need: SecretNeed, reused: boolean, providerName = need.providerId): Promise<GrantOutcome> {
+async function offer(
+  ctx: AskContext,
+  id: string,
+  url: string,
+  need: SecretNeed,
+  reused: boolean,
+  providerName = need.providerId,
+): Promise<GrantOutcome> {
   let answer;
   try {
-    answer = await ctx.wire.askUrl({ message: `${need.purpose}. Open the link to connect ${providerName} in your browser; you will sign in there, not here.`, elicitationId: id, url }, { timeoutMs: ctx.config.formTimeoutMs, step: { recordId: id, needKey: need.key } });
+    answer = await ctx.wire.askUrl(
+      {
+        message: `${need.purpose}. Open the link to connect ${providerName} in your browser; you will sign in there, not here.`,
+        elicitationId: id,
+        url,
+      },
+      { timeoutMs: ctx.config.formTimeoutMs, step: { recordId: id, needKey: need.key } },
+    );
   } catch (err) {
     if (reused || err instanceof WireSuspendedError) throw err;
     const timeout = err instanceof WireTimeoutError;
-    const reason = timeout ? "no answer within the timeout" : err instanceof WireDisconnectedError ? CLIENT_DISCONNECTED : err instanceof WireAbortedError ? "the originating request was cancelled" : "the client refused the URL request";
+    const reason = timeout
+      ? "no answer within the timeout"
+      : err instanceof WireDisconnectedError
+        ? CLIENT_DISCONNECTED
+        : err instanceof WireAbortedError
+          ? "the originating request was cancelled"
+          : "the client refused the URL request";
     const to = timeout ? "timed_out" : err instanceof WireAbortedError ? "cancelled" : "failed";
     const gone = err instanceof WireDisconnectedError;
-    if (await transition(ctx.db, id, { move: "answer", to, reason, ...(gone ? { actor: { type: "system" as const, id: "client-disconnect" }, set: { endReason: CLIENT_DISCONNECTED } } : {}) })) {
+    if (
+      await transition(ctx.db, id, {
+        move: "answer",
+        to,
+        reason,
+        ...(gone ? { actor: { type: "system" as const, id: "client-disconnect" }, set: { endReason: CLIENT_DISCONNECTED } } : {}),
+      })
+    ) {
       return to === "failed" ? { status: "failed", recordId: id, reason } : { status: to, recordId: id };
     }
     // The answer was lost but the person went on in the browser: the store knows better.
@@ -134,7 +184,13 @@ async function offer(ctx: AskContext, id: string, url: string, need: SecretNeed,
   const set = { respondedAt: new Date(), ...(answer.droppedContent ? { droppedContentCount: 1 } : {}) };
   if (answer.action === "accept") {
     // Consent to open the link, nothing more: only the server-side callback completes the record.
-    const moved = await transition(ctx.db, id, { move: "answer", to: "accepted", actor: { type: "subject", id: ctx.subject }, set, detail: { content_dropped: answer.droppedContent } });
+    const moved = await transition(ctx.db, id, {
+      move: "answer",
+      to: "accepted",
+      actor: { type: "subject", id: ctx.subject },
+      set,
+      detail: { content_dropped: answer.droppedContent },
+    });
     return moved ? { status: "pending", recordId: id, reused } : reconcile(ctx, id, need);
   }
   const to = answer.action === "decline" ? "declined" : "cancelled";
@@ -148,13 +204,27 @@ async function offer(ctx: AskContext, id: string, url: string, need: SecretNeed,
  * empty answer slot); decline and cancel end a record still in flight. Then the store decides:
  * a grant the callback stored is used, otherwise the record is still pending. Nothing is created.
  */
-async function settleResumedUrl(ctx: AskContext, resumed: Extract<ResumedAnswer, { kind: "url" }>, need: SecretNeed): Promise<GrantOutcome> {
+async function settleResumedUrl(
+  ctx: AskContext,
+  resumed: Extract<ResumedAnswer, { kind: "url" }>,
+  need: SecretNeed,
+): Promise<GrantOutcome> {
   const id = resumed.recordId;
   const set = { respondedAt: new Date(), ...(resumed.answer.droppedContent ? { droppedContentCount: 1 } : {}) };
   const actor = { type: "subject" as const, id: ctx.subject };
   if (resumed.answer.action === "accept") {
-    const moved = await transition(ctx.db, id, { move: "answer", to: "accepted", actor, set, detail: { content_dropped: resumed.answer.droppedContent } });
-    if (!moved) await ctx.db.update(elicitationRecords).set(set).where(and(eq(elicitationRecords.id, id), isNull(elicitationRecords.respondedAt)));
+    const moved = await transition(ctx.db, id, {
+      move: "answer",
+      to: "accepted",
+      actor,
+      set,
+      detail: { content_dropped: resumed.answer.droppedContent },
+    });
+    if (!moved)
+      await ctx.db
+        .update(elicitationRecords)
+        .set(set)
+        .where(and(eq(elicitationRecords.id, id), isNull(elicitationRecords.respondedAt)));
     return reconcile(ctx, id, need);
   }
   const to = resumed.answer.action === "decline" ? "declined" : "cancelled";

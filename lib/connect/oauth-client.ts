@@ -13,14 +13,21 @@ export function providerConfiguration(p: ProviderInfo, dev: boolean): Promise<oi
     const insecure = dev && p.issuer.startsWith("http://");
     // discovery() refuses a document whose issuer differs from the one asked for (pinned issuer).
     // (The cast: openid-client hands fetch a Uint8Array body, which fetch accepts at run time.)
-    config = oidc.discovery(new URL(p.issuer), p.clientId, undefined, oidc.ClientSecretBasic(p.clientSecret), { [oidc.customFetch]: tracedFetch as oidc.CustomFetch, ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}) });
+    config = oidc.discovery(new URL(p.issuer), p.clientId, undefined, oidc.ClientSecretBasic(p.clientSecret), {
+      [oidc.customFetch]: tracedFetch as oidc.CustomFetch,
+      ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
+    });
     config.catch(() => cache.delete(key));
     cache.set(key, config);
   }
   return config;
 }
 
-export async function authorizationUrl(p: ProviderInfo, dev: boolean, q: { redirectUri: string; state: string; nonce: string; verifier: string }): Promise<URL> {
+export async function authorizationUrl(
+  p: ProviderInfo,
+  dev: boolean,
+  q: { redirectUri: string; state: string; nonce: string; verifier: string },
+): Promise<URL> {
   const config = await providerConfiguration(p, dev);
   const params: Record<string, string> = {
     redirect_uri: q.redirectUri,
@@ -34,9 +41,18 @@ export async function authorizationUrl(p: ProviderInfo, dev: boolean, q: { redir
   return oidc.buildAuthorizationUrl(config, params);
 }
 
-export async function exchangeCode(p: ProviderInfo, dev: boolean, q: { callbackUrl: URL; redirectUri: string; state: string; nonce: string; verifier: string }) {
+export async function exchangeCode(
+  p: ProviderInfo,
+  dev: boolean,
+  q: { callbackUrl: URL; redirectUri: string; state: string; nonce: string; verifier: string },
+) {
   const config = await providerConfiguration(p, dev);
   // Checks issuer (iss parameter and ID token), audience, state, nonce and PKCE; the token request
   // names the exact registered redirect URI.
-  return oidc.authorizationCodeGrant(config, q.callbackUrl, { pkceCodeVerifier: q.verifier, expectedState: q.state, expectedNonce: q.nonce, idTokenExpected: true }, { redirect_uri: q.redirectUri });
+  return oidc.authorizationCodeGrant(
+    config,
+    q.callbackUrl,
+    { pkceCodeVerifier: q.verifier, expectedState: q.state, expectedNonce: q.nonce, idTokenExpected: true },
+    { redirect_uri: q.redirectUri },
+  );
 }

@@ -32,7 +32,8 @@ export async function startSetup(db: Db, providerId: string, user: BrowserUser, 
     throw err;
   }
   const id = newRecordId();
-  if (checkUrl(cfg.connectUrl(id), { dev: cfg.dev }).verdict !== "allow") return { ok: false, reason: "this deployment's connect URL does not pass the URL check" };
+  if (checkUrl(cfg.connectUrl(id), { dev: cfg.dev }).verdict !== "allow")
+    return { ok: false, reason: "this deployment's connect URL does not pass the URL check" };
   await insertRecord(
     db,
     {

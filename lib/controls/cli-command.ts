@@ -15,7 +15,9 @@ import type { ControlCli, OperatorControl } from "./control";
 
 export function controlUsage(cli: ControlCli<never, never>): string {
   const positional = cli.positional ? ` ${cli.positional.name}` : "";
-  const flags = Object.entries(cli.flags).map(([flag, f]) => ` --${flag} ${f.value}`).join("");
+  const flags = Object.entries(cli.flags)
+    .map(([flag, f]) => ` --${flag} ${f.value}`)
+    .join("");
   return `usage: ctl ${cli.command.join(" ")}${positional}${flags} [--as YOURSELF] [--json] (needs ctl login)`;
 }
 
@@ -24,7 +26,10 @@ function firstIssue(error: z.ZodError): string {
   return issue ? `${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}` : "invalid input";
 }
 
-export async function runControlCommand<S extends z.ZodType, T extends object>(control: OperatorControl<S, T>, argv: string[]): Promise<number> {
+export async function runControlCommand<S extends z.ZodType, T extends object>(
+  control: OperatorControl<S, T>,
+  argv: string[],
+): Promise<number> {
   const cli = control.cli;
   if (!cli) throw new UsageError(`${control.name} has no command`);
   const usage = controlUsage(cli as ControlCli<never, never>);

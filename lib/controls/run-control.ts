@@ -26,7 +26,10 @@ async function runChecked<S extends z.ZodType, T>(control: OperatorControl<S, T>
   const access = await requireOperator(control.permission, target);
   if (!access.ok) return { status: access.status, result: { ok: false, error: access.error } };
   if (!parsed.success) {
-    return { status: 400, result: { ok: false, error: "invalid input", fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]> } };
+    return {
+      status: 400,
+      result: { ok: false, error: "invalid input", fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[]> },
+    };
   }
   try {
     return { status: 200, result: { ok: true, data: await control.run({ db: access.db, operator: access.operator, input: parsed.data }) } };

@@ -39,6 +39,10 @@ export function demoProviderRow(base: string = appUrl(), env: Env = process.env)
  */
 export async function refreshDemoProvider(db: DbOrTx, base: string = appUrl()): Promise<boolean> {
   const { clientSecretSealed, resource, issuer } = demoProviderRow(base);
-  const moved = await db.update(providers).set({ clientSecretSealed, resource, issuer }).where(eq(providers.id, DEMO_PROVIDER_ID)).returning({ id: providers.id });
+  const moved = await db
+    .update(providers)
+    .set({ clientSecretSealed, resource, issuer })
+    .where(eq(providers.id, DEMO_PROVIDER_ID))
+    .returning({ id: providers.id });
   return moved.length > 0;
 }

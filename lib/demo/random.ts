@@ -33,6 +33,9 @@ export function weighted<T>(rng: Rng, table: ReadonlyArray<readonly [T, number]>
 
 export function hexId(rng: Rng, bytes = 16): string {
   let s = "";
-  for (let i = 0; i < bytes; i++) s += Math.floor(rng() * 256).toString(16).padStart(2, "0");
+  for (let i = 0; i < bytes; i++)
+    s += Math.floor(rng() * 256)
+      .toString(16)
+      .padStart(2, "0");
   return s;
 }

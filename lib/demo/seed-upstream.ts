@@ -40,10 +40,25 @@ type UpstreamSession = typeof mcpSessions.$inferSelect;
 const workflowOf = (tool: string) => flowWorkflowName(DEMO_UPSTREAM_ID, tool);
 
 /** The flow rows of the demo upstream's tools, as lib/gateway/demo-upstream.ts also writes them. */
-export function demoUpstreamFlow(tool: string, profileId: string, base: string, stage: { stage: "promoted" | "canary"; canaryPercent: number }) {
+export function demoUpstreamFlow(
+  tool: string,
+  profileId: string,
+  base: string,
+  stage: { stage: "promoted" | "canary"; canaryPercent: number },
+) {
   const workflow = workflowOf(tool);
   const fp = fingerprintFor({ workflow, profileId, needs: [], issuer: `${base}/oidc`, providerIssuers: [] });
-  return { id: flowIdFor(workflow, profileId), workflow, profileId, serverVersion: SERVER_VERSION, stage: stage.stage, canaryPercent: stage.canaryPercent, fingerprint: fp.fingerprint, fingerprintInputs: fp.inputs, retestRequired: stage.stage !== "promoted" };
+  return {
+    id: flowIdFor(workflow, profileId),
+    workflow,
+    profileId,
+    serverVersion: SERVER_VERSION,
+    stage: stage.stage,
+    canaryPercent: stage.canaryPercent,
+    fingerprint: fp.fingerprint,
+    fingerprintInputs: fp.inputs,
+    retestRequired: stage.stage !== "promoted",
+  };
 }
 
 export interface UpstreamSeedOptions {
@@ -101,18 +116,35 @@ async function seedReference(tx: Tx, now: Date, base: string, profiles: readonly
   await tx.insert(flows).values(
     DEMO_UPSTREAM_ELICITING_TOOLS.flatMap((tool) =>
       profiles.map((profileId) => ({
-        ...demoUpstreamFlow(tool, profileId, base, profileId === "ctl" ? { stage: "promoted", canaryPercent: 0 } : profileId === UNREGISTERED_PROFILE ? { stage: "canary", canaryPercent: 100 } : { stage: "canary", canaryPercent: 50 }),
+        ...demoUpstreamFlow(
+          tool,
+          profileId,
+          base,
+          profileId === "ctl"
+            ? { stage: "promoted", canaryPercent: 0 }
+            : profileId === UNREGISTERED_PROFILE
+              ? { stage: "canary", canaryPercent: 100 }
+              : { stage: "canary", canaryPercent: 50 },
+        ),
         createdAt: registered,
         updatedAt: registered,
       })),
     ),
   );
-  await appendAudit(tx, { actorType: "operator", actorId: admin, action: AUDIT_ACTIONS.upstreamAdded, targetType: "upstream", targetId: DEMO_UPSTREAM_ID, detail: { auth: "none", tenants: ["acme"], tools: 1, origins: 1, source: "demo seed" } });
+  await appendAudit(tx, {
+    actorType: "operator",
+    actorId: admin,
+    action: AUDIT_ACTIONS.upstreamAdded,
+    targetType: "upstream",
+    targetId: DEMO_UPSTREAM_ID,
+    detail: { auth: "none", tenants: ["acme"], tools: 1, origins: 1, source: "demo seed" },
+  });
 }
 
 function pathTo(state: State, url: boolean): State[] {
   if (state === "not_sent") return ["created", "not_sent"];
-  if (state === "completed") return url ? ["created", "sent", "accepted", "opened", "completed"] : ["created", "sent", "accepted", "completed"];
+  if (state === "completed")
+    return url ? ["created", "sent", "accepted", "opened", "completed"] : ["created", "sent", "accepted", "completed"];
   if (state === "validation_failed") return ["created", "sent", "accepted", "validation_failed"];
   return ["created", "sent", state];
 }
@@ -123,7 +155,28 @@ function makeUpstreamRecord(rng: Rng, s: UpstreamSession, profileId: string, now
   const form = !url && s.formDeclared;
   const tool = url ? URL_TOOL : FORM_TOOL;
   const createdAt = new Date(now.getTime() - 3_600_000 - rng() * (14 * DAY - 3_600_000));
-  const state: State = !url && !form ? "not_sent" : weighted<State>(rng, url ? [["completed", 60], ["declined", 12], ["cancelled", 10], ["expired", 8], ["failed", 4]] : [["completed", 58], ["declined", 14], ["cancelled", 9], ["validation_failed", 8], ["timed_out", 5], ["failed", 6]]);
+  const state: State =
+    !url && !form
+      ? "not_sent"
+      : weighted<State>(
+          rng,
+          url
+            ? [
+                ["completed", 60],
+                ["declined", 12],
+                ["cancelled", 10],
+                ["expired", 8],
+                ["failed", 4],
+              ]
+            : [
+                ["completed", 58],
+                ["declined", 14],
+                ["cancelled", 9],
+                ["validation_failed", 8],
+                ["timed_out", 5],
+                ["failed", 6],
+              ],
+        );
   const id = hexId(rng);
   const failedReason = `upstream ${DEMO_UPSTREAM_ID} failed: unreachable (ECONNREFUSED)`;
   const events: Event[] = [];
@@ -132,7 +185,16 @@ function makeUpstreamRecord(rng: Rng, s: UpstreamSession, profileId: string, now
   let at = createdAt.getTime();
   let from: State | null = null;
   for (const to of path) {
-    events.push({ recordId: id, fromState: from, toState: to, at: new Date(at), actorType: "system", actorId: "engine", reason: to === "failed" ? failedReason : null, detail: to === "validation_failed" ? { fields: ["email"], keywords: ["format"] } : {} });
+    events.push({
+      recordId: id,
+      fromState: from,
+      toState: to,
+      at: new Date(at),
+      actorType: "system",
+      actorId: "engine",
+      reason: to === "failed" ? failedReason : null,
+      detail: to === "validation_failed" ? { fields: ["email"], keywords: ["format"] } : {},
+    });
     from = to;
     at += to === "created" ? 5 : respondMs / Math.max(1, path.length - 2);
   }
@@ -156,7 +218,12 @@ function makeUpstreamRecord(rng: Rng, s: UpstreamSession, profileId: string, now
       flowId: flowIdFor(workflowOf(tool), profileId),
       purpose: `${DEMO_UPSTREAM_NAME}: ${tool}`,
       routeDecision: route,
-      routeReason: route === "fallback" ? "client declared no form mode" : route === "url" ? "client declared URL mode; the link passed the URL check and the upstream's allowlist" : "client declared form mode",
+      routeReason:
+        route === "fallback"
+          ? "client declared no form mode"
+          : route === "url"
+            ? "client declared URL mode; the link passed the URL check and the upstream's allowlist"
+            : "client declared form mode",
       schemaHash: url ? null : FORM_SCHEMA_HASH,
       fieldNames: url ? [] : FORM_FIELDS,
       validationErrors: state === "validation_failed" ? [{ field: "email", keyword: "format" }] : [],
@@ -166,7 +233,9 @@ function makeUpstreamRecord(rng: Rng, s: UpstreamSession, profileId: string, now
       upstreamRequestId: String(Math.floor(rng() * 50)),
       createdAt,
       sentAt: state === "not_sent" ? null : new Date(createdAt.getTime() + 5),
-      respondedAt: ["completed", "declined", "cancelled", "validation_failed"].includes(state!) ? new Date(createdAt.getTime() + respondMs) : null,
+      respondedAt: ["completed", "declined", "cancelled", "validation_failed"].includes(state!)
+        ? new Date(createdAt.getTime() + respondMs)
+        : null,
       finishedAt: new Date(at),
       updatedAt: new Date(at),
     },

@@ -129,17 +129,32 @@ async function seedReferenceData(tx: Tx, now: Date, base: string, env?: Env): Pr
     note: "development loopback origin",
     createdBy: DEMO_OPERATORS[0]!.subject,
   });
-  await tx.insert(clientProfiles).values(DEMO_CLIENT_PROFILES.map((p) => ({ ...p, createdBy: DEMO_OPERATORS[0]!.subject, createdAt: new Date(now.getTime() - 41 * DAY) })));
+  await tx
+    .insert(clientProfiles)
+    .values(
+      DEMO_CLIENT_PROFILES.map((p) => ({ ...p, createdBy: DEMO_OPERATORS[0]!.subject, createdAt: new Date(now.getTime() - 41 * DAY) })),
+    );
   // Every workflow this deployment serves (with the conformance fixtures when they are enabled).
   await tx.insert(flows).values(demoFlows(servedWorkflows(), base, now));
   await tx.insert(killSwitchEvents).values([
-    { scope: "mode:url", active: true, reason: "Phishing report under investigation", actor: DEMO_OPERATORS[1]!.subject, at: new Date(now.getTime() - 12 * DAY) },
-    { scope: "mode:url", active: false, reason: "Report was a false positive", actor: DEMO_OPERATORS[0]!.subject, at: new Date(now.getTime() - 12 * DAY + 3_600_000) },
+    {
+      scope: "mode:url",
+      active: true,
+      reason: "Phishing report under investigation",
+      actor: DEMO_OPERATORS[1]!.subject,
+      at: new Date(now.getTime() - 12 * DAY),
+    },
+    {
+      scope: "mode:url",
+      active: false,
+      reason: "Report was a false positive",
+      actor: DEMO_OPERATORS[0]!.subject,
+      at: new Date(now.getTime() - 12 * DAY + 3_600_000),
+    },
   ]);
 }
 
 export const flowId = flowIdFor;
-
 
 // Seeded stages, as an operator could have set them: the report promoted everywhere, the purge
 // and the repository listing in a 20% canary. The `ctl` profile (tokens from `ctl token`) is
@@ -157,11 +172,18 @@ function demoFlows(workflows: readonly WorkflowDefinition[], base: string, now: 
   return workflows.flatMap((wf) =>
     profiles.map((profileId) => {
       const seeded = DEMO_STAGES[wf.name] ?? { stage: "canary" as const, canaryPercent: 20 };
-      const entry = profileId === "ctl" ? { stage: "promoted" as const, canaryPercent: 0 } : profileId === UNREGISTERED_PROFILE ? { stage: "canary" as const, canaryPercent: 100 } : seeded;
+      const entry =
+        profileId === "ctl"
+          ? { stage: "promoted" as const, canaryPercent: 0 }
+          : profileId === UNREGISTERED_PROFILE
+            ? { stage: "canary" as const, canaryPercent: 100 }
+            : seeded;
       // The same trusted inputs the engine fingerprints (lib/policy/resolve-flow.ts): the bundled
       // development issuer and the issuers the registry holds for the workflow's grant providers
       // (the demo provider is the only one seeded), so a demo flow is not marked for retest by its first call.
-      const providerIssuers = grantProviderIds(wf.needs).map((id) => (id === DEMO_PROVIDER_ID ? demoDownstreamIssuer(base) : unregisteredProviderIssuer(id)));
+      const providerIssuers = grantProviderIds(wf.needs).map((id) =>
+        id === DEMO_PROVIDER_ID ? demoDownstreamIssuer(base) : unregisteredProviderIssuer(id),
+      );
       const fp = fingerprintFor({ workflow: wf.name, profileId, needs: wf.needs, issuer: `${base}/oidc`, providerIssuers });
       return {
         id: flowId(wf.name, profileId),
@@ -209,7 +231,12 @@ function makeSessions(rng: Rng, n: number, now: Date) {
 
 type Session = ReturnType<typeof makeSessions>[number];
 
-function makeRecord(rng: Rng, s: Session, now: Date, forced?: { state: State; url: boolean }): { record: NewElicitationRecord; events: Event[] } {
+function makeRecord(
+  rng: Rng,
+  s: Session,
+  now: Date,
+  forced?: { state: State; url: boolean },
+): { record: NewElicitationRecord; events: Event[] } {
   const url = forced ? forced.url && s.urlDeclared : s.urlDeclared && rng() < 0.3;
   const form = forced ? !url : !url && s.formDeclared;
   const tool = url ? "list_repositories" : "generate_report";
@@ -221,12 +248,34 @@ function makeRecord(rng: Rng, s: Session, now: Date, forced?: { state: State; ur
   const state: State = forced
     ? forced.state
     : !form && !url
-    ? "not_sent" // a fallback record: the client could not be asked; the manual path was returned
-    : weighted<State>(rng, recent
-      ? [["sent", 5], ["accepted", url ? 3 : 0], ["opened", url ? 3 : 0]]
-      : url
-        ? [["completed", 62], ["declined", 9], ["cancelled", 8], ["failed", 4], ["expired", 6], ["revoked", 3], ["timed_out", 4]]
-        : [["completed", 64], ["declined", 10], ["cancelled", 8], ["validation_failed", 9], ["timed_out", 5], ["revoked", 2]]);
+      ? "not_sent" // a fallback record: the client could not be asked; the manual path was returned
+      : weighted<State>(
+          rng,
+          recent
+            ? [
+                ["sent", 5],
+                ["accepted", url ? 3 : 0],
+                ["opened", url ? 3 : 0],
+              ]
+            : url
+              ? [
+                  ["completed", 62],
+                  ["declined", 9],
+                  ["cancelled", 8],
+                  ["failed", 4],
+                  ["expired", 6],
+                  ["revoked", 3],
+                  ["timed_out", 4],
+                ]
+              : [
+                  ["completed", 64],
+                  ["declined", 10],
+                  ["cancelled", 8],
+                  ["validation_failed", 9],
+                  ["timed_out", 5],
+                  ["revoked", 2],
+                ],
+        );
   const id = hexId(rng);
   // Derived from the id, not drawn, so the rest of the history stays as it was: about a third of
   // the cancels are a client that went away (not a person), and Cursor, which asks for 2026-07-28,
@@ -240,11 +289,30 @@ function makeRecord(rng: Rng, s: Session, now: Date, forced?: { state: State; ur
   let from: State | null = null;
   for (const to of path) {
     const gone = disconnected && to === "cancelled";
-    events.push({ recordId: id, fromState: from, toState: to!, at: new Date(at), actorType: to === "revoked" ? "operator" : "system", actorId: to === "revoked" ? DEMO_OPERATORS[1]!.subject : gone ? "client-disconnect" : "engine", reason: to === "revoked" ? "Stuck handle cleared" : gone ? CLIENT_DISCONNECTED : null, detail: to === "validation_failed" ? { fields: ["to"], keywords: ["range"] } : {} });
+    events.push({
+      recordId: id,
+      fromState: from,
+      toState: to!,
+      at: new Date(at),
+      actorType: to === "revoked" ? "operator" : "system",
+      actorId: to === "revoked" ? DEMO_OPERATORS[1]!.subject : gone ? "client-disconnect" : "engine",
+      reason: to === "revoked" ? "Stuck handle cleared" : gone ? CLIENT_DISCONNECTED : null,
+      detail: to === "validation_failed" ? { fields: ["to"], keywords: ["range"] } : {},
+    });
     from = to!;
     at += to === "created" ? 5 : respondMs / Math.max(1, path.length - 2);
   }
-  const finished = ["not_sent", "completed", "validation_failed", "declined", "cancelled", "timed_out", "failed", "revoked", "expired"].includes(state!);
+  const finished = [
+    "not_sent",
+    "completed",
+    "validation_failed",
+    "declined",
+    "cancelled",
+    "timed_out",
+    "failed",
+    "revoked",
+    "expired",
+  ].includes(state!);
   const route = state === "not_sent" ? "fallback" : url ? "url" : "form";
   return {
     events,
@@ -308,17 +376,89 @@ function operatorHistory(rng: Rng, now: Date, records: number): AuditInput[] {
   const [admin, operator, releaser, approver, auditor] = DEMO_OPERATORS;
   const t = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY);
   const list: AuditInput[] = [
-    { at: t(30), actorType: "system", actorId: "ctl", action: AUDIT_ACTIONS.demoSeeded, targetType: "store", targetId: "demo", detail: { records } },
-    ...DEMO_CLIENT_PROFILES.map((p): AuditInput => ({ at: t(29.5), actorType: "operator", actorId: admin!.subject, action: AUDIT_ACTIONS.clientProfileSet, targetType: "client_profile", targetId: p.clientId, detail: { profile: p.profileId, previous_profile: null } })),
-    { at: t(29), actorType: "operator", actorId: admin!.subject, action: AUDIT_ACTIONS.originAdded, targetType: "origin", targetId: "http://127.0.0.1:3000", detail: { redirect_uris: 1 } },
-    { at: t(20), actorType: "operator", actorId: releaser!.subject, action: AUDIT_ACTIONS.flowPromotionRequested, targetType: "flow", targetId: flowId("generate_report", "visual-studio-code"), detail: { stage: "promoted" } },
-    { at: t(19), actorType: "operator", actorId: approver!.subject, action: AUDIT_ACTIONS.approvalApproved, targetType: "flow", targetId: flowId("generate_report", "visual-studio-code"), detail: { gates: 5 } },
-    { at: t(12), actorType: "operator", actorId: operator!.subject, action: AUDIT_ACTIONS.killSwitchOn, targetType: "kill_switch", targetId: "mode:url", detail: { reason: "Phishing report under investigation" } },
-    { at: t(11.9), actorType: "operator", actorId: admin!.subject, action: AUDIT_ACTIONS.killSwitchOff, targetType: "kill_switch", targetId: "mode:url", detail: { reason: "Report was a false positive", requested_by: operator!.subject } },
-    { at: t(3), actorType: "operator", actorId: auditor!.subject, action: AUDIT_ACTIONS.auditExported, targetType: "audit_log", targetId: "1-6", detail: { format: "ndjson", count: 6 } },
+    {
+      at: t(30),
+      actorType: "system",
+      actorId: "ctl",
+      action: AUDIT_ACTIONS.demoSeeded,
+      targetType: "store",
+      targetId: "demo",
+      detail: { records },
+    },
+    ...DEMO_CLIENT_PROFILES.map((p): AuditInput => ({
+      at: t(29.5),
+      actorType: "operator",
+      actorId: admin!.subject,
+      action: AUDIT_ACTIONS.clientProfileSet,
+      targetType: "client_profile",
+      targetId: p.clientId,
+      detail: { profile: p.profileId, previous_profile: null },
+    })),
+    {
+      at: t(29),
+      actorType: "operator",
+      actorId: admin!.subject,
+      action: AUDIT_ACTIONS.originAdded,
+      targetType: "origin",
+      targetId: "http://127.0.0.1:3000",
+      detail: { redirect_uris: 1 },
+    },
+    {
+      at: t(20),
+      actorType: "operator",
+      actorId: releaser!.subject,
+      action: AUDIT_ACTIONS.flowPromotionRequested,
+      targetType: "flow",
+      targetId: flowId("generate_report", "visual-studio-code"),
+      detail: { stage: "promoted" },
+    },
+    {
+      at: t(19),
+      actorType: "operator",
+      actorId: approver!.subject,
+      action: AUDIT_ACTIONS.approvalApproved,
+      targetType: "flow",
+      targetId: flowId("generate_report", "visual-studio-code"),
+      detail: { gates: 5 },
+    },
+    {
+      at: t(12),
+      actorType: "operator",
+      actorId: operator!.subject,
+      action: AUDIT_ACTIONS.killSwitchOn,
+      targetType: "kill_switch",
+      targetId: "mode:url",
+      detail: { reason: "Phishing report under investigation" },
+    },
+    {
+      at: t(11.9),
+      actorType: "operator",
+      actorId: admin!.subject,
+      action: AUDIT_ACTIONS.killSwitchOff,
+      targetType: "kill_switch",
+      targetId: "mode:url",
+      detail: { reason: "Report was a false positive", requested_by: operator!.subject },
+    },
+    {
+      at: t(3),
+      actorType: "operator",
+      actorId: auditor!.subject,
+      action: AUDIT_ACTIONS.auditExported,
+      targetType: "audit_log",
+      targetId: "1-6",
+      detail: { format: "ndjson", count: 6 },
+    },
   ];
   for (let d = 28; d > 0; d -= 1 + Math.floor(rng() * 3)) {
-    list.push({ at: t(d + rng() * 0.5), actorType: "operator", actorId: pick(rng, DEMO_OPERATORS).subject, action: AUDIT_ACTIONS.operatorSignedIn, targetType: "console", targetId: "session", detail: {} });
+    list.push({
+      at: t(d + rng() * 0.5),
+      actorType: "operator",
+      actorId: pick(rng, DEMO_OPERATORS).subject,
+      action: AUDIT_ACTIONS.operatorSignedIn,
+      targetType: "console",
+      targetId: "session",
+      detail: {},
+    });
   }
   list.sort((a, b) => a.at!.getTime() - b.at!.getTime());
   return list;

@@ -25,7 +25,10 @@ export interface DemoUpstream {
 
 function start(port: number): Promise<ChildProcess> {
   const entry = createRequire(path.join(process.cwd(), "package.json")).resolve("@modelcontextprotocol/server-everything/dist/index.js");
-  const child = spawn(process.execPath, [entry, "streamableHttp"], { env: { NODE_ENV: "production", PATH: process.env.PATH ?? "", PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [entry, "streamableHttp"], {
+    env: { NODE_ENV: "production", PATH: process.env.PATH ?? "", PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   return new Promise((resolve, reject) => {
     let seen = "";
     child.stderr!.on("data", (d: Buffer) => {
@@ -39,7 +42,14 @@ function start(port: number): Promise<ChildProcess> {
 export async function startDemoUpstream(db: Db, port: number): Promise<DemoUpstream> {
   const child = await start(port);
   const url = `http://127.0.0.1:${port}/mcp`;
-  const input = { id: DEMO_UPSTREAM_ID, displayName: DEMO_UPSTREAM_NAME, url, tenants: ["acme"], exposedTools: ["*"], urlOrigins: [DEMO_UPSTREAM_ORIGIN] };
+  const input = {
+    id: DEMO_UPSTREAM_ID,
+    displayName: DEMO_UPSTREAM_NAME,
+    url,
+    tenants: ["acme"],
+    exposedTools: ["*"],
+    urlOrigins: [DEMO_UPSTREAM_ORIGIN],
+  };
   if (await getUpstream(db, DEMO_UPSTREAM_ID)) await updateUpstream(db, DEMO_ACTOR, { id: DEMO_UPSTREAM_ID, url });
   else await addUpstream(db, DEMO_ACTOR, input);
   forgetUpstreamTools(DEMO_UPSTREAM_ID);
@@ -48,7 +58,14 @@ export async function startDemoUpstream(db: Db, port: number): Promise<DemoUpstr
   const tools = await upstreamTools(row);
   // As the seed does for our workflows: the demo's ctl profile promoted, unregistered a 100% canary.
   const values = tools.flatMap((t) =>
-    ["ctl", UNREGISTERED_PROFILE].map((profileId) => demoUpstreamFlow(t.name, profileId, base, profileId === "ctl" ? { stage: "promoted", canaryPercent: 0 } : { stage: "canary", canaryPercent: 100 })),
+    ["ctl", UNREGISTERED_PROFILE].map((profileId) =>
+      demoUpstreamFlow(
+        t.name,
+        profileId,
+        base,
+        profileId === "ctl" ? { stage: "promoted", canaryPercent: 0 } : { stage: "canary", canaryPercent: 100 },
+      ),
+    ),
   );
   if (values.length) await db.insert(flows).values(values).onConflictDoNothing();
   return { url, stop: () => void child.kill("SIGTERM") };

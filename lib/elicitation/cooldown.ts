@@ -4,13 +4,23 @@ import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { elicitationRecords, type ElicitationRecord } from "@/db/schema";
 
-export async function recentRefusal(db: Db, q: { subject: string; tenantId: string; toolName: string; cooldownMs: number }): Promise<ElicitationRecord | undefined> {
+export async function recentRefusal(
+  db: Db,
+  q: { subject: string; tenantId: string; toolName: string; cooldownMs: number },
+): Promise<ElicitationRecord | undefined> {
   if (q.cooldownMs <= 0) return undefined;
   const since = new Date(Date.now() - q.cooldownMs);
   const [last] = await db
     .select()
     .from(elicitationRecords)
-    .where(and(eq(elicitationRecords.subject, q.subject), eq(elicitationRecords.tenantId, q.tenantId), eq(elicitationRecords.toolName, q.toolName), gt(elicitationRecords.createdAt, since)))
+    .where(
+      and(
+        eq(elicitationRecords.subject, q.subject),
+        eq(elicitationRecords.tenantId, q.tenantId),
+        eq(elicitationRecords.toolName, q.toolName),
+        gt(elicitationRecords.createdAt, since),
+      ),
+    )
     .orderBy(desc(elicitationRecords.createdAt))
     .limit(1);
   // Only the latest answer counts: a later completion ends the cool-down. A record cancelled because

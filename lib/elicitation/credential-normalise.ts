@@ -9,10 +9,69 @@
 // Cyrillic and Greek letters that are drawn like an ASCII letter or digit (Unicode's confusables
 // data, restricted to the two scripts a token could be disguised with on a common keyboard).
 const LOOKALIKE: Record<string, string> = {
-  а: "a", в: "B", е: "e", к: "k", м: "M", н: "H", о: "o", р: "p", с: "c", т: "T", у: "y", х: "x", і: "i", ј: "j", ѕ: "s", ԁ: "d", ԛ: "q", ԝ: "w", ɡ: "g", ӏ: "l",
-  А: "A", В: "B", Е: "E", К: "K", М: "M", Н: "H", О: "O", Р: "P", С: "C", Т: "T", У: "Y", Х: "X", І: "I", Ј: "J", Ѕ: "S", Ԛ: "Q", Ԝ: "W", Ӏ: "I", З: "3", Ь: "b",
-  α: "a", ο: "o", ν: "v", ρ: "p", τ: "t", υ: "u", ι: "i", κ: "k", χ: "x",
-  Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X",
+  а: "a",
+  в: "B",
+  е: "e",
+  к: "k",
+  м: "M",
+  н: "H",
+  о: "o",
+  р: "p",
+  с: "c",
+  т: "T",
+  у: "y",
+  х: "x",
+  і: "i",
+  ј: "j",
+  ѕ: "s",
+  ԁ: "d",
+  ԛ: "q",
+  ԝ: "w",
+  ɡ: "g",
+  ӏ: "l",
+  А: "A",
+  В: "B",
+  Е: "E",
+  К: "K",
+  М: "M",
+  Н: "H",
+  О: "O",
+  Р: "P",
+  С: "C",
+  Т: "T",
+  У: "Y",
+  Х: "X",
+  І: "I",
+  Ј: "J",
+  Ѕ: "S",
+  Ԛ: "Q",
+  Ԝ: "W",
+  Ӏ: "I",
+  З: "3",
+  Ь: "b",
+  α: "a",
+  ο: "o",
+  ν: "v",
+  ρ: "p",
+  τ: "t",
+  υ: "u",
+  ι: "i",
+  κ: "k",
+  χ: "x",
+  Α: "A",
+  Β: "B",
+  Ε: "E",
+  Ζ: "Z",
+  Η: "H",
+  Ι: "I",
+  Κ: "K",
+  Μ: "M",
+  Ν: "N",
+  Ο: "O",
+  Ρ: "P",
+  Τ: "T",
+  Υ: "Y",
+  Χ: "X",
 };
 const LATIN = /\p{Script=Latin}|[0-9]/u;
 const CONFUSABLE_SCRIPT = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
@@ -43,7 +102,10 @@ function asciiDigit(ch: string): string {
 
 /** The text as the rules see it. Never logged or stored: it is the secret, if there is one. */
 export function normaliseForScan(text: string): string {
-  const folded = text.normalize("NFKC").replace(INVISIBLE, "").replace(/[^\p{ASCII}]/gu, (ch) => (DECIMAL_DIGIT.test(ch) ? asciiDigit(ch) : ch));
+  const folded = text
+    .normalize("NFKC")
+    .replace(INVISIBLE, "")
+    .replace(/[^\p{ASCII}]/gu, (ch) => (DECIMAL_DIGIT.test(ch) ? asciiDigit(ch) : ch));
   return folded.replace(/[^\s]+/g, unconfuseWord);
 }
 

@@ -22,7 +22,16 @@ import { insertRecord, newRecordId, transition, type RecordDraft } from "./recor
 import { revokeRecords } from "./revoke";
 import { decideRoute } from "./router";
 import { schemaHash, validateAgainstSchema } from "./schema-validation";
-import { CLIENT_DISCONNECTED, WireAbortedError, WireDisconnectedError, WireRefusedError, WireSuspendedError, WireTimeoutError, type FormAnswer, type WireAdapter } from "./wire";
+import {
+  CLIENT_DISCONNECTED,
+  WireAbortedError,
+  WireDisconnectedError,
+  WireRefusedError,
+  WireSuspendedError,
+  WireTimeoutError,
+  type FormAnswer,
+  type WireAdapter,
+} from "./wire";
 
 export interface AskContext {
   db: Db;
@@ -50,7 +59,12 @@ export type AskOutcome =
   | { status: "revoked"; recordId: string; reason: string };
 
 /** What every record says about who asked, from where, and what the router decided. */
-export function recordBasics(ctx: AskContext, id: string, purpose: string, decision: { route: RecordDraft["routeDecision"]; reason: string }) {
+export function recordBasics(
+  ctx: AskContext,
+  id: string,
+  purpose: string,
+  decision: { route: RecordDraft["routeDecision"]; reason: string },
+) {
   return {
     id,
     subject: ctx.subject,
@@ -79,7 +93,12 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
   if (resumed?.kind === "form") return settleFormAnswer(ctx, need, resumed.recordId, resumed.answer);
   if (resumed?.kind === "settled") return reuseSettledAnswer(ctx, need, resumed.recordId, resumed.content);
 
-  const earlier = await recentRefusal(db, { subject: ctx.subject, tenantId: ctx.tenantId, toolName: ctx.request.toolName, cooldownMs: ctx.config.cooldownMs });
+  const earlier = await recentRefusal(db, {
+    subject: ctx.subject,
+    tenantId: ctx.tenantId,
+    toolName: ctx.request.toolName,
+    cooldownMs: ctx.config.cooldownMs,
+  });
   if (earlier) {
     await countPreventedRepeat(db, earlier.id);
     return { status: "repeat_prevented", recordId: earlier.id, previous: earlier.state as "declined" | "cancelled" };
@@ -87,7 +106,10 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
 
   const params = { message: need.message, requestedSchema: need.schema };
   const lint = lintFormRequest(params);
-  const decision = decideRoute(need, ctx.session.modes, await policyView(ctx.policy, ctx.flow, ctx.subject, ctx.upstream?.id), { verdict: lint.verdict, codes: lint.reasons.map((r) => r.code) });
+  const decision = decideRoute(need, ctx.session.modes, await policyView(ctx.policy, ctx.flow, ctx.subject, ctx.upstream?.id), {
+    verdict: lint.verdict,
+    codes: lint.reasons.map((r) => r.code),
+  });
   const draft: RecordDraft = {
     ...recordBasics(ctx, newRecordId(), need.purpose, decision),
     mode: "form",
@@ -96,11 +118,22 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
     fieldNames: Object.keys(need.schema.properties),
   };
   // Logs carry ids, routes, field names and keywords: never content.
-  logger.info({ event: "elicitation.decided", record: draft.id, tool: draft.toolName, flow: ctx.flow.id, route: decision.route, reason: decision.reason }, "elicitation routed");
+  logger.info(
+    {
+      event: "elicitation.decided",
+      record: draft.id,
+      tool: draft.toolName,
+      flow: ctx.flow.id,
+      route: decision.route,
+      reason: decision.reason,
+    },
+    "elicitation routed",
+  );
   if (decision.route !== "form") {
     await insertRecord(db, draft, "not_sent", { lint: lint.reasons.map((r) => `${r.code}:${r.field ?? "-"}`) });
     // No form mode and no way round: a wire that can name the missing capability says so.
-    if (decision.route === "fallback" && !ctx.flow.setupUrl) ctx.wire.unavailable?.({ kind: "form", recordId: draft.id, needKey: need.key, params });
+    if (decision.route === "fallback" && !ctx.flow.setupUrl)
+      ctx.wire.unavailable?.({ kind: "form", recordId: draft.id, needKey: need.key, params });
     return { status: decision.route === "fallback" ? "fallback" : "blocked", recordId: draft.id, reason: decision.reason };
   }
 
@@ -113,7 +146,8 @@ export async function askForm(ctx: AskContext, need: FieldNeed): Promise<AskOutc
     if (err instanceof WireSuspendedError) throw err;
     if (err instanceof WireTimeoutError) {
       // A deliberate defect, only under GATE_TEST_FAULTS (refused in production): the contract gate must catch it.
-      if (!gateFault("timeout-not-recorded")) await transition(db, draft.id, { move: "answer", to: "timed_out", reason: "no answer within the timeout" });
+      if (!gateFault("timeout-not-recorded"))
+        await transition(db, draft.id, { move: "answer", to: "timed_out", reason: "no answer within the timeout" });
       return { status: "timed_out", recordId: draft.id };
     }
     if (err instanceof WireAbortedError) {
@@ -151,8 +185,17 @@ async function stoppedSince(ctx: AskContext): Promise<string | undefined> {
 
 /** The record left `sent` before this answer could settle it: say why, in the caller's terms. */
 async function endedMeanwhile(ctx: AskContext, recordId: string): Promise<AskOutcome> {
-  const [row] = await ctx.db.select({ state: elicitationRecords.state }).from(elicitationRecords).where(eq(elicitationRecords.id, recordId)).limit(1);
-  if (row?.state === "revoked") return { status: "revoked", recordId, reason: "the request was stopped (a kill switch, a flow rollback or an operator) before the answer arrived" };
+  const [row] = await ctx.db
+    .select({ state: elicitationRecords.state })
+    .from(elicitationRecords)
+    .where(eq(elicitationRecords.id, recordId))
+    .limit(1);
+  if (row?.state === "revoked")
+    return {
+      status: "revoked",
+      recordId,
+      reason: "the request was stopped (a kill switch, a flow rollback or an operator) before the answer arrived",
+    };
   return { status: "failed", recordId, reason: ALREADY_ANSWERED };
 }
 
@@ -196,7 +239,13 @@ async function settleFormAnswer(ctx: AskContext, need: FieldNeed, recordId: stri
     logger.info({ event: "elicitation.rejected", record: recordId, errors }, "answer rejected");
     return { status: "invalid", recordId, errors };
   }
-  const moved = await transition(db, recordId, { move: "settleForm", to: "completed", actor: { type: "subject", id: ctx.subject }, set: { respondedAt }, detail: { fields: Object.keys(content) } });
+  const moved = await transition(db, recordId, {
+    move: "settleForm",
+    to: "completed",
+    actor: { type: "subject", id: ctx.subject },
+    set: { respondedAt },
+    detail: { fields: Object.keys(content) },
+  });
   // Not `sent` any more: answered already (a replay), or revoked / timed out meanwhile. Either
   // way this answer is not used, in either revision.
   if (!moved) return endedMeanwhile(ctx, recordId);
@@ -212,14 +261,34 @@ async function settleFormAnswer(ctx: AskContext, need: FieldNeed, recordId: stri
  * by the same rules (a rule that changed meanwhile still applies), and the record must still be
  * this person's completed answer to this tool (an operator's revocation in between ends the call).
  */
-async function reuseSettledAnswer(ctx: AskContext, need: FieldNeed, recordId: string, content: Record<string, unknown>): Promise<AskOutcome> {
+async function reuseSettledAnswer(
+  ctx: AskContext,
+  need: FieldNeed,
+  recordId: string,
+  content: Record<string, unknown>,
+): Promise<AskOutcome> {
   const [record] = await ctx.db
-    .select({ state: elicitationRecords.state, subject: elicitationRecords.subject, tenantId: elicitationRecords.tenantId, toolName: elicitationRecords.toolName })
+    .select({
+      state: elicitationRecords.state,
+      subject: elicitationRecords.subject,
+      tenantId: elicitationRecords.tenantId,
+      toolName: elicitationRecords.toolName,
+    })
     .from(elicitationRecords)
     .where(eq(elicitationRecords.id, recordId))
     .limit(1);
-  if (!record || record.state !== "completed" || record.subject !== ctx.subject || record.tenantId !== ctx.tenantId || record.toolName !== ctx.request.toolName) {
-    return { status: "failed", recordId, reason: `the earlier answer's request ended as ${record?.state ?? "unknown"}; call the tool again to start over` };
+  if (
+    !record ||
+    record.state !== "completed" ||
+    record.subject !== ctx.subject ||
+    record.tenantId !== ctx.tenantId ||
+    record.toolName !== ctx.request.toolName
+  ) {
+    return {
+      status: "failed",
+      recordId,
+      reason: `the earlier answer's request ended as ${record?.state ?? "unknown"}; call the tool again to start over`,
+    };
   }
   // A switch engaged (or the flow stopped) since that round stops the call before the answer is used.
   const stopped = await stoppedSince(ctx);
@@ -227,7 +296,8 @@ async function reuseSettledAnswer(ctx: AskContext, need: FieldNeed, recordId: st
   let errors: DomainIssue[] = validateAgainstSchema(need.schema, content);
   if (errors.length === 0) errors = scanContent(content);
   if (errors.length === 0 && need.validate) errors = await need.validate(content);
-  if (errors.length > 0) return { status: "failed", recordId, reason: "the earlier answer no longer passes the rules; call the tool again to start over" };
+  if (errors.length > 0)
+    return { status: "failed", recordId, reason: "the earlier answer no longer passes the rules; call the tool again to start over" };
   ctx.wire.settled?.({ needKey: need.key, recordId, content });
   return { status: "answered", recordId, content };
 }

@@ -14,16 +14,29 @@ import type { DomainIssue, FieldNeed } from "./needs";
 import { policyBlock } from "./router";
 import { validateAgainstSchema } from "./schema-validation";
 
-export type ArgumentsOutcome = { status: "answered"; content: Record<string, unknown> } | { status: "invalid"; errors: DomainIssue[] } | { status: "blocked"; reason: string };
+export type ArgumentsOutcome =
+  | { status: "answered"; content: Record<string, unknown> }
+  | { status: "invalid"; errors: DomainIssue[] }
+  | { status: "blocked"; reason: string };
 
 export async function answerFromArguments(ctx: AskContext, need: FieldNeed, given: Record<string, unknown>): Promise<ArgumentsOutcome> {
   const lint = lintFormRequest({ message: need.message, requestedSchema: need.schema });
-  if (lint.verdict === "block") return { status: "blocked", reason: `refused by the linter: ${lint.reasons.map((r) => r.code).join(", ")}` };
+  if (lint.verdict === "block")
+    return { status: "blocked", reason: `refused by the linter: ${lint.reasons.map((r) => r.code).join(", ")}` };
   const blocked = policyBlock(await policyView(ctx.policy, ctx.flow, ctx.subject), null);
   if (blocked) return { status: "blocked", reason: blocked.reason };
   let errors: DomainIssue[] = validateAgainstSchema(need.schema, given);
   if (errors.length === 0) errors = scanContent(given);
   if (errors.length === 0 && need.validate) errors = await need.validate(given);
-  logger.info({ event: "elicitation.arguments", tool: ctx.request.toolName, flow: ctx.flow.id, fields: Object.keys(given).filter((k) => Object.hasOwn(need.schema.properties, k)), errors }, "values given as arguments");
+  logger.info(
+    {
+      event: "elicitation.arguments",
+      tool: ctx.request.toolName,
+      flow: ctx.flow.id,
+      fields: Object.keys(given).filter((k) => Object.hasOwn(need.schema.properties, k)),
+      errors,
+    },
+    "values given as arguments",
+  );
   return errors.length > 0 ? { status: "invalid", errors } : { status: "answered", content: given };
 }

@@ -34,13 +34,23 @@ export interface ReconcileResult {
 }
 
 /** The states a move leaves, as SQL: the reconciler's guards come from the state machine. */
-const statesIn = (move: "reconcileForm" | "endLink"): SQL => sql.join(movableFrom(move).map((s) => sql`${s}::elicitation_state`), sql`, `);
+const statesIn = (move: "reconcileForm" | "endLink"): SQL =>
+  sql.join(
+    movableFrom(move).map((s) => sql`${s}::elicitation_state`),
+    sql`, `,
+  );
 
 /**
  * Moves every record that matches `stale` to `to` and writes its event (with the state it really
  * left), in one statement; rows another instance is already moving are skipped, not waited for.
  */
-async function closeWhere(db: Db, stale: SQL, to: MoveTarget<"reconcileForm"> | Extract<MoveTarget<"endLink">, "expired">, reason: string | SQL, at: string): Promise<number> {
+async function closeWhere(
+  db: Db,
+  stale: SQL,
+  to: MoveTarget<"reconcileForm"> | Extract<MoveTarget<"endLink">, "expired">,
+  reason: string | SQL,
+  at: string,
+): Promise<number> {
   const [row] = rowsOf<{ n: number }>(
     await db.execute(sql`
       with stale as (
@@ -58,12 +68,28 @@ async function closeWhere(db: Db, stale: SQL, to: MoveTarget<"reconcileForm"> | 
   return row?.n ?? 0;
 }
 
-export async function reconcileStaleRecords(db: Db, config: Pick<EngineConfig, "formTimeoutMs">, now = new Date()): Promise<ReconcileResult> {
+export async function reconcileStaleRecords(
+  db: Db,
+  config: Pick<EngineConfig, "formTimeoutMs">,
+  now = new Date(),
+): Promise<ReconcileResult> {
   const formCutoff = new Date(now.getTime() - config.formTimeoutMs - RECONCILE_GRACE_MS).toISOString();
   const at = now.toISOString();
   const result = {
-    timedOut: await closeWhere(db, sql`mode = 'form' and state in (${statesIn("reconcileForm")}) and sent_at < ${formCutoff}::timestamptz`, "timed_out", FORM_TIMED_OUT_REASON, at),
-    expired: await closeWhere(db, sql`mode = 'url' and state in (${statesIn("endLink")}) and expires_at < ${at}::timestamptz`, "expired", "link expired unused", at),
+    timedOut: await closeWhere(
+      db,
+      sql`mode = 'form' and state in (${statesIn("reconcileForm")}) and sent_at < ${formCutoff}::timestamptz`,
+      "timed_out",
+      FORM_TIMED_OUT_REASON,
+      at,
+    ),
+    expired: await closeWhere(
+      db,
+      sql`mode = 'url' and state in (${statesIn("endLink")}) and expires_at < ${at}::timestamptz`,
+      "expired",
+      "link expired unused",
+      at,
+    ),
   };
   countElicitationFinished("form", "timed_out", result.timedOut);
   countElicitationFinished("url", "expired", result.expired);
@@ -80,7 +106,12 @@ export function startReconciler(db: Db, config: Pick<EngineConfig, "formTimeoutM
     reconcileStaleRecords(db, config)
       // Counts of repeated denied views whose window has ended go to the audit log.
       .then(() => flushCoalescedAudit(db, abuseConfig().auditCoalesceWindowMs))
-      .catch((err: unknown) => logger.warn({ event: "records.reconcile_failed", error: err instanceof Error ? err.name : "error" }, "reconciliation failed; will retry"))
+      .catch((err: unknown) =>
+        logger.warn(
+          { event: "records.reconcile_failed", error: err instanceof Error ? err.name : "error" },
+          "reconciliation failed; will retry",
+        ),
+      )
       .finally(() => (running = false));
   };
   tick();

@@ -28,7 +28,11 @@ export const recordFilterSchema = z.object({
 
 export type RecordFilters = z.infer<typeof recordFilterSchema>;
 
-export async function listRecords(db: Db, f: RecordFilters, limit = PAGE_SIZE): Promise<{ rows: ElicitationRecord[]; next: string | null }> {
+export async function listRecords(
+  db: Db,
+  f: RecordFilters,
+  limit = PAGE_SIZE,
+): Promise<{ rows: ElicitationRecord[]; next: string | null }> {
   const conds: SQL[] = [];
   if (f.state) conds.push(eq(elicitationRecords.state, f.state));
   if (f.inflight) conds.push(inArray(elicitationRecords.state, [...UNFINISHED]));
@@ -42,10 +46,21 @@ export async function listRecords(db: Db, f: RecordFilters, limit = PAGE_SIZE): 
     // A row comparison, so PostgreSQL walks the (state, created_at, id) index from the cursor;
     // the equivalent OR form makes it scan from the start of the filter.
     const iso = at.toISOString();
-    conds.push(newest ? sql`(${elicitationRecords.createdAt}, ${elicitationRecords.id}) < (${iso}::timestamptz, ${id})` : sql`(${elicitationRecords.createdAt}, ${elicitationRecords.id}) > (${iso}::timestamptz, ${id})`);
+    conds.push(
+      newest
+        ? sql`(${elicitationRecords.createdAt}, ${elicitationRecords.id}) < (${iso}::timestamptz, ${id})`
+        : sql`(${elicitationRecords.createdAt}, ${elicitationRecords.id}) > (${iso}::timestamptz, ${id})`,
+    );
   }
-  const order = newest ? [desc(elicitationRecords.createdAt), desc(elicitationRecords.id)] : [asc(elicitationRecords.createdAt), asc(elicitationRecords.id)];
-  const rows = await db.select().from(elicitationRecords).where(conds.length ? and(...conds) : undefined).orderBy(...order).limit(limit + 1);
+  const order = newest
+    ? [desc(elicitationRecords.createdAt), desc(elicitationRecords.id)]
+    : [asc(elicitationRecords.createdAt), asc(elicitationRecords.id)];
+  const rows = await db
+    .select()
+    .from(elicitationRecords)
+    .where(conds.length ? and(...conds) : undefined)
+    .orderBy(...order)
+    .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return { rows: page, next: rows.length > limit && last ? `${last.createdAt.getTime()}_${last.id}` : null };
@@ -65,16 +80,29 @@ export async function recordWithEvents(db: Db, id: string) {
  */
 export async function filterChoices(db: Db) {
   const [flows, clients] = await Promise.all([
-    db.selectDistinct({ v: recordRollup.flowId }).from(recordRollup).where(and(gt(recordRollup.records, 0), ne(recordRollup.flowId, ""))).orderBy(recordRollup.flowId).limit(200),
-    db.selectDistinct({ v: recordRollup.clientName }).from(recordRollup).where(gt(recordRollup.records, 0)).orderBy(recordRollup.clientName).limit(200),
+    db
+      .selectDistinct({ v: recordRollup.flowId })
+      .from(recordRollup)
+      .where(and(gt(recordRollup.records, 0), ne(recordRollup.flowId, "")))
+      .orderBy(recordRollup.flowId)
+      .limit(200),
+    db
+      .selectDistinct({ v: recordRollup.clientName })
+      .from(recordRollup)
+      .where(gt(recordRollup.records, 0))
+      .orderBy(recordRollup.clientName)
+      .limit(200),
   ]);
   return { flows: flows.map((r) => r.v), clients: clients.map((r) => r.v) };
 }
 
 /** A record waiting longer than its deadline: the form timeout, or the link's expiry. */
-export function isStuck(r: Pick<ElicitationRecord, "state" | "mode" | "createdAt" | "expiresAt">, formTimeoutMs: number, now = Date.now()): boolean {
+export function isStuck(
+  r: Pick<ElicitationRecord, "state" | "mode" | "createdAt" | "expiresAt">,
+  formTimeoutMs: number,
+  now = Date.now(),
+): boolean {
   if (!isUnfinished(r.state)) return false;
   if (r.mode === "url") return !!r.expiresAt && r.expiresAt.getTime() < now;
   return now - r.createdAt.getTime() > formTimeoutMs;
 }
-

@@ -28,11 +28,23 @@ export type RecordDraft = Omit<NewElicitationRecord, "state" | "createdAt" | "up
  * Inserts the record in its first resting state (`sent` or `not_sent`) with the two events that led
  * there, in one statement (one round trip, atomic on its own or inside a caller's transaction).
  */
-export async function insertRecord(db: DbOrTx, draft: RecordDraft, state: MoveTarget<"dispatch">, detail: Record<string, unknown> = {}): Promise<void> {
+export async function insertRecord(
+  db: DbOrTx,
+  draft: RecordDraft,
+  state: MoveTarget<"dispatch">,
+  detail: Record<string, unknown> = {},
+): Promise<void> {
   const now = new Date();
   const insert = db
     .insert(elicitationRecords)
-    .values({ ...draft, state, createdAt: now, updatedAt: now, sentAt: state === "sent" ? now : null, finishedAt: state === "not_sent" ? now : null })
+    .values({
+      ...draft,
+      state,
+      createdAt: now,
+      updatedAt: now,
+      sentAt: state === "sent" ? now : null,
+      finishedAt: state === "not_sent" ? now : null,
+    })
     .returning({ id: elicitationRecords.id });
   const at = now.toISOString();
   await db.execute(sql`
@@ -54,7 +66,20 @@ export interface Transition<M extends RecordMove = RecordMove> {
   actor?: { type: "operator" | "system" | "subject"; id: string };
   reason?: string;
   detail?: Record<string, unknown>;
-  set?: Partial<Pick<ElicitationRecord, "validationErrors" | "respondedAt" | "finishedAt" | "droppedContentCount" | "lateCallbackAt" | "endReason" | "stateHash" | "nonceHash" | "pkceVerifierSealed">>;
+  set?: Partial<
+    Pick<
+      ElicitationRecord,
+      | "validationErrors"
+      | "respondedAt"
+      | "finishedAt"
+      | "droppedContentCount"
+      | "lateCallbackAt"
+      | "endReason"
+      | "stateHash"
+      | "nonceHash"
+      | "pkceVerifierSealed"
+    >
+  >;
 }
 
 /**
@@ -81,7 +106,10 @@ export async function transition<M extends RecordMove>(db: DbOrTx, id: string, t
   const rows = rowsOf<{ moved: number; mode: string | null }>(
     await db.execute(sql`
       with old as (
-        select id, state from elicitation_records where id = ${id} and state in (${sql.join(move.from.map((f) => sql`${f}::elicitation_state`), sql`, `)}) for update
+        select id, state from elicitation_records where id = ${id} and state in (${sql.join(
+          move.from.map((f) => sql`${f}::elicitation_state`),
+          sql`, `,
+        )}) for update
       ), moved as (${update.getSQL()}), ev as (
         insert into elicitation_events (record_id, from_state, to_state, at, actor_type, actor_id, reason, detail)
         select moved.id, coalesce(v.from_state::elicitation_state, old.state), v.to_state::elicitation_state, ${now.toISOString()}::timestamptz, ${actor.type}, ${actor.id}, ${t.reason ?? null}, v.detail::jsonb

@@ -20,5 +20,7 @@ export const revokeAction: OperatorControl<typeof revokeInput, { revoked: number
   fromForm: (form) => ({ ids: form.getAll("ids"), reason: form.get("reason") }),
   schema: revokeInput,
   target: (input) => ({ type: "elicitation", id: input.ids.length === 1 ? input.ids[0]! : `${input.ids.length} records` }),
-  run: async ({ db, operator, input }) => ({ revoked: (await revokeRecords(db, { type: "operator", id: operator.subject }, { ids: input.ids }, input.reason)).length }),
+  run: async ({ db, operator, input }) => ({
+    revoked: (await revokeRecords(db, { type: "operator", id: operator.subject }, { ids: input.ids }, input.reason)).length,
+  }),
 };

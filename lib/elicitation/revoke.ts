@@ -10,19 +10,26 @@ import { appendAuditBatch, type AuditInput } from "@/lib/audit/writer";
 import { countElicitationFinished } from "@/lib/metrics/elicitation-counters";
 import { movableFrom } from "./record-states";
 
-
 export interface RevokeSelector {
   ids?: string[];
   /** `workflow`: the records of every flow of that workflow, whichever client profile. */
   pending?: { flowId?: string; workflow?: string; mode?: "form" | "url"; upstreamId?: string };
 }
 
-export async function revokeRecordsTx(tx: Tx, actor: { type: "operator" | "system"; id: string }, selector: RevokeSelector, reason: string): Promise<string[]> {
+export async function revokeRecordsTx(
+  tx: Tx,
+  actor: { type: "operator" | "system"; id: string },
+  selector: RevokeSelector,
+  reason: string,
+): Promise<string[]> {
   // The revoke row of the state machine says which states may be revoked (every unfinished one).
   const conds: SQL[] = [inArray(elicitationRecords.state, [...movableFrom("revoke")])];
   if (selector.ids) conds.push(inArray(elicitationRecords.id, selector.ids));
   if (selector.pending?.flowId) conds.push(eq(elicitationRecords.flowId, selector.pending.flowId));
-  if (selector.pending?.workflow) conds.push(inArray(elicitationRecords.flowId, tx.select({ id: flows.id }).from(flows).where(eq(flows.workflow, selector.pending.workflow))));
+  if (selector.pending?.workflow)
+    conds.push(
+      inArray(elicitationRecords.flowId, tx.select({ id: flows.id }).from(flows).where(eq(flows.workflow, selector.pending.workflow))),
+    );
   if (selector.pending?.mode) conds.push(eq(elicitationRecords.mode, selector.pending.mode));
   // Gateway mode: the records one upstream MCP server asked for (kill switch `upstream:ID`).
   if (selector.pending?.upstreamId) conds.push(eq(elicitationRecords.upstreamId, selector.pending.upstreamId));
@@ -66,15 +73,26 @@ export const AUDIT_BATCH_IDS = 64;
  */
 export function revocationAudit(actor: { type: "operator" | "system"; id: string }, ids: string[], reason: string): AuditInput[] {
   const base = { actorType: actor.type, actorId: actor.id, action: AUDIT_ACTIONS.recordRevoked };
-  if (ids.length <= PER_RECORD_AUDIT_MAX) return ids.map((id) => ({ ...base, targetType: "elicitation", targetId: id, detail: { reason } }));
+  if (ids.length <= PER_RECORD_AUDIT_MAX)
+    return ids.map((id) => ({ ...base, targetType: "elicitation", targetId: id, detail: { reason } }));
   const out: AuditInput[] = [];
   for (let i = 0; i < ids.length; i += AUDIT_BATCH_IDS) {
     const batch = ids.slice(i, i + AUDIT_BATCH_IDS);
-    out.push({ ...base, targetType: "elicitation_batch", targetId: `${batch[0]}..${batch[batch.length - 1]}`, detail: { reason, count: batch.length, ids: batch } });
+    out.push({
+      ...base,
+      targetType: "elicitation_batch",
+      targetId: `${batch[0]}..${batch[batch.length - 1]}`,
+      detail: { reason, count: batch.length, ids: batch },
+    });
   }
   return out;
 }
 
-export async function revokeRecords(db: Db, actor: { type: "operator" | "system"; id: string }, selector: RevokeSelector, reason: string): Promise<string[]> {
+export async function revokeRecords(
+  db: Db,
+  actor: { type: "operator" | "system"; id: string },
+  selector: RevokeSelector,
+  reason: string,
+): Promise<string[]> {
   return db.transaction((tx) => revokeRecordsTx(tx, actor, selector, reason));
 }

@@ -24,7 +24,14 @@ export interface RouteDecision {
 }
 
 function killedFor(policy: PolicyView, mode: "form" | "url" | null) {
-  return policy.killed.find((k) => k.scope === "global" || k.scope === `flow:${policy.flowId}` || k.scope === `workflow:${policy.workflow}` || (policy.upstream !== undefined && k.scope === `upstream:${policy.upstream}`) || (mode !== null && k.scope === `mode:${mode}`));
+  return policy.killed.find(
+    (k) =>
+      k.scope === "global" ||
+      k.scope === `flow:${policy.flowId}` ||
+      k.scope === `workflow:${policy.workflow}` ||
+      (policy.upstream !== undefined && k.scope === `upstream:${policy.upstream}`) ||
+      (mode !== null && k.scope === `mode:${mode}`),
+  );
 }
 
 /** The policy part of a decision: kill switches and the flow's stage. Undefined means "go on". */
@@ -33,13 +40,20 @@ export function policyBlock(policy: PolicyView, mode: "form" | "url" | null): Ro
   // The operator's free-text reason stays with operators (console, audit): this reason reaches end
   // users and the model in tool results, so it names the scope only (red team F6).
   if (killed) return { route: "blocked", reason: `kill switch ${killed.scope} is engaged (stopped by an operator)` };
-  if (policy.flowStage === "off" || policy.flowStage === "rolled_back") return { route: "blocked", reason: `flow ${policy.flowId} is ${policy.flowStage.replace("_", " ")}` };
-  if (policy.flowStage === "canary" && !policy.inCanaryCohort) return { route: "blocked", reason: `flow ${policy.flowId} is in canary and this subject is not in the cohort` };
+  if (policy.flowStage === "off" || policy.flowStage === "rolled_back")
+    return { route: "blocked", reason: `flow ${policy.flowId} is ${policy.flowStage.replace("_", " ")}` };
+  if (policy.flowStage === "canary" && !policy.inCanaryCohort)
+    return { route: "blocked", reason: `flow ${policy.flowId} is in canary and this subject is not in the cohort` };
   return undefined;
 }
 
 /** The engine's decision, in an `elicitation.decide` span (need kind and route only: no reason text). */
-export function decideRoute(need: Need, modes: DeclaredModes, policy: PolicyView, lint?: { verdict: "allow" | "block"; codes: string[] }): RouteDecision {
+export function decideRoute(
+  need: Need,
+  modes: DeclaredModes,
+  policy: PolicyView,
+  lint?: { verdict: "allow" | "block"; codes: string[] },
+): RouteDecision {
   return inSpanSync("elicitation.decide", { "elicitation.need_kind": need.kind }, (span) => {
     const decision = decide(need, modes, policy, lint);
     span?.setAttribute("elicitation.route", decision.route);
@@ -47,7 +61,12 @@ export function decideRoute(need: Need, modes: DeclaredModes, policy: PolicyView
   });
 }
 
-function decide(need: Need, modes: DeclaredModes, policy: PolicyView, lint?: { verdict: "allow" | "block"; codes: string[] }): RouteDecision {
+function decide(
+  need: Need,
+  modes: DeclaredModes,
+  policy: PolicyView,
+  lint?: { verdict: "allow" | "block"; codes: string[] },
+): RouteDecision {
   if (need.kind === "authoritative") throw new Error("authoritative values are read, never routed");
   if (need.kind === "approval") throw new Error("approvals go to the approval gate, never to a form");
   const blocked = policyBlock(policy, need.kind === "field" ? "form" : "url");

@@ -29,6 +29,9 @@ export function validateAgainstSchema(schema: FormSchema, content: unknown): Arr
     // A property the form did not ask for is named by the client: it could itself be a value, so
     // it is never recorded.
     const field = fromPath ?? missing;
-    return { field: field && known.has(field) ? field : e.keyword === "additionalProperties" ? "(unexpected)" : "(form)", keyword: e.keyword };
+    return {
+      field: field && known.has(field) ? field : e.keyword === "additionalProperties" ? "(unexpected)" : "(form)",
+      keyword: e.keyword,
+    };
   });
 }

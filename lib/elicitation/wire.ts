@@ -104,7 +104,9 @@ export function endsCallOnWire(err: unknown): err is WireSuspendedError | WireCa
 }
 
 /** `carried`: answers settled in earlier rounds of the same call, from the verified sealed state. */
-export type ResumedAnswer = (AskStep & { kind: "form"; answer: FormAnswer; carried?: CarriedAnswer[] }) | (AskStep & { kind: "url"; answer: UrlAnswer; carried?: CarriedAnswer[] });
+export type ResumedAnswer =
+  | (AskStep & { kind: "form"; answer: FormAnswer; carried?: CarriedAnswer[] })
+  | (AskStep & { kind: "url"; answer: UrlAnswer; carried?: CarriedAnswer[] });
 
 /** What the wire hands the engine for a need: a fresh answer to settle, or one settled in an earlier round. */
 export type ResumedFor = ResumedAnswer | (AskStep & { kind: "settled"; content: Record<string, unknown> });
@@ -113,7 +115,10 @@ export interface WireAdapter {
   /** Sends a form elicitation and waits for the answer. Throws the Wire* errors above. */
   askForm(params: { message: string; requestedSchema: FormSchema }, options: { timeoutMs: number; step: AskStep }): Promise<FormAnswer>;
   /** Sends a URL elicitation; `accept` means only that the user agreed to open the link. */
-  askUrl(params: { message: string; elicitationId: string; url: string }, options: { timeoutMs: number; step: AskStep }): Promise<UrlAnswer>;
+  askUrl(
+    params: { message: string; elicitationId: string; url: string },
+    options: { timeoutMs: number; step: AskStep },
+  ): Promise<UrlAnswer>;
   /**
    * The answer this request carries for an earlier ask of the same need (multi-round-trip only):
    * its record id comes from verified, sealed state, never from the client's say-so.

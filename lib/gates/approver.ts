@@ -20,7 +20,10 @@ export interface GateApprover {
 export async function approverFromSessionFile(file: string, env: Env = process.env): Promise<GateApprover> {
   const settings = cliAuthSettings(env);
   const entry = readCliSession(settings.issuer, { ...env, CTL_SESSION_FILE: file });
-  if (!entry?.idToken) throw new Error(`--approver-session ${file}: no ctl login for ${settings.issuer} in it (the approver runs CTL_SESSION_FILE=${file} ctl login)`);
+  if (!entry?.idToken)
+    throw new Error(
+      `--approver-session ${file}: no ctl login for ${settings.issuer} in it (the approver runs CTL_SESSION_FILE=${file} ctl login)`,
+    );
   const proven = await verifyOperatorIdToken(entry.idToken, settings, await issuerKeys(settings, env));
   return { subject: proven.subject, decide: (db, id, decision, reason) => decideApproval(db, proven.subject, { id, decision, reason }) };
 }

@@ -6,7 +6,15 @@ import { createRequire } from "node:module";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { BrowserAccount } from "./target";
 
-const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 export function chromiumPathFrom(env: NodeJS.ProcessEnv = process.env): string {
   return env.CHROMIUM_PATH?.trim() || "/usr/bin/chromium";
@@ -34,7 +42,9 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   axeSource ??= fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
   await page.addScriptTag({ content: axeSource });
   const all = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: unknown[] }> }> } }).axe.run();
+    const r = await (
+      window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: unknown[] }> }> } }
+    ).axe.run();
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
   });
   return all.filter((v) => v.impact === "serious" || v.impact === "critical");

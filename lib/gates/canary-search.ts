@@ -32,42 +32,89 @@ async function timed(body: () => Promise<PlaceSearched>): Promise<PlaceSearched>
 }
 
 async function searchStore(db: Db, marker: string): Promise<PlaceSearched> {
-  const tables = rowsOf<{ table_name: string }>(await db.execute(sql`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`));
+  const tables = rowsOf<{ table_name: string }>(
+    await db.execute(
+      sql`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`,
+    ),
+  );
   const found: string[] = [];
   for (const { table_name } of tables) {
     // The whole row as text: every column, jsonb and arrays included.
-    const [row] = rowsOf<{ n: string | number }>(await db.execute(sql`select count(*) as n from ${sql.identifier(table_name)} t where strpos(t::text, ${marker}) > 0`));
+    const [row] = rowsOf<{ n: string | number }>(
+      await db.execute(sql`select count(*) as n from ${sql.identifier(table_name)} t where strpos(t::text, ${marker}) > 0`),
+    );
     if (Number(row?.n ?? 0) > 0) found.push(`${table_name} (${row!.n})`);
   }
-  return { place: "store (every table, audit log included)", searched: true, hits: found.length, detail: found.length ? `found in ${found.join(", ")}` : `${tables.length} tables clean` };
+  return {
+    place: "store (every table, audit log included)",
+    searched: true,
+    hits: found.length,
+    detail: found.length ? `found in ${found.join(", ")}` : `${tables.length} tables clean`,
+  };
 }
 
 async function searchAuditLog(db: Db, marker: string): Promise<PlaceSearched> {
-  const [row] = rowsOf<{ n: string | number; total: string | number }>(await db.execute(sql`select count(*) filter (where strpos(t::text, ${marker}) > 0) as n, count(*) as total from audit_log t`));
+  const [row] = rowsOf<{ n: string | number; total: string | number }>(
+    await db.execute(sql`select count(*) filter (where strpos(t::text, ${marker}) > 0) as n, count(*) as total from audit_log t`),
+  );
   const hits = Number(row?.n ?? 0);
-  return { place: "audit log (every entry, detail included)", searched: true, hits, detail: `${row?.total ?? 0} entries read${hits ? "" : ", clean"}` };
+  return {
+    place: "audit log (every entry, detail included)",
+    searched: true,
+    hits,
+    detail: `${row?.total ?? 0} entries read${hits ? "" : ", clean"}`,
+  };
 }
 
 async function searchMetrics(target: GateTarget, marker: string): Promise<PlaceSearched> {
   const place = "metrics endpoint";
-  const res = await fetch(`${target.baseUrl}/api/metrics`, target.metricsToken ? { headers: { authorization: `Bearer ${target.metricsToken}` } } : {});
+  const res = await fetch(
+    `${target.baseUrl}/api/metrics`,
+    target.metricsToken ? { headers: { authorization: `Bearer ${target.metricsToken}` } } : {},
+  );
   const text = await res.text();
-  if (res.ok) return { place, searched: true, hits: text.split(marker).length - 1, detail: `${text.length} characters read from ${target.baseUrl}/api/metrics` };
+  if (res.ok)
+    return {
+      place,
+      searched: true,
+      hits: text.split(marker).length - 1,
+      detail: `${text.length} characters read from ${target.baseUrl}/api/metrics`,
+    };
   // The deployment answers 404 when its metrics are switched off (no METRICS_TOKEN): nothing there to leak to.
-  if (res.status === 404 && /metrics are disabled/.test(text)) return { place, searched: false, absent: true, detail: "the deployment serves no metrics (METRICS_TOKEN unset there: /api/metrics answers 404)" };
-  return { place, searched: false, detail: `not searched: /api/metrics answered HTTP ${res.status}${target.metricsToken ? " to the configured METRICS_TOKEN" : " and no METRICS_TOKEN is configured for the gate"}` };
+  if (res.status === 404 && /metrics are disabled/.test(text))
+    return {
+      place,
+      searched: false,
+      absent: true,
+      detail: "the deployment serves no metrics (METRICS_TOKEN unset there: /api/metrics answers 404)",
+    };
+  return {
+    place,
+    searched: false,
+    detail: `not searched: /api/metrics answered HTTP ${res.status}${target.metricsToken ? " to the configured METRICS_TOKEN" : " and no METRICS_TOKEN is configured for the gate"}`,
+  };
 }
 
 function searchLogFile(file: string | undefined, marker: string): PlaceSearched {
-  if (!file) return { place: "logs", searched: false, detail: "not searched: the deployment's log file is not known (set GATES_LOG_FILE, or --log-file for ctl)" };
+  if (!file)
+    return {
+      place: "logs",
+      searched: false,
+      detail: "not searched: the deployment's log file is not known (set GATES_LOG_FILE, or --log-file for ctl)",
+    };
   if (!fs.existsSync(file)) return { place: `log file ${file}`, searched: false, detail: "not searched: the file does not exist" };
   const text = fs.readFileSync(file, "utf8");
   return { place: `log file ${file}`, searched: true, hits: text.split(marker).length - 1, detail: `${text.length} characters read` };
 }
 
 function searchTraces(target: GateTarget): PlaceSearched {
-  if (!target.tracesExportedTo) return { place: "traces", searched: false, absent: true, detail: "the deployment exports no traces (no OTLP endpoint configured)" };
-  return { place: "traces", searched: false, detail: `not searched: spans go to the OTLP collector at ${target.tracesExportedTo}, which the gate cannot read back; search the collector for the run's canary` };
+  if (!target.tracesExportedTo)
+    return { place: "traces", searched: false, absent: true, detail: "the deployment exports no traces (no OTLP endpoint configured)" };
+  return {
+    place: "traces",
+    searched: false,
+    detail: `not searched: spans go to the OTLP collector at ${target.tracesExportedTo}, which the gate cannot read back; search the collector for the run's canary`,
+  };
 }
 
 async function searchExport(db: Db, marker: string, actor: string): Promise<PlaceSearched> {
@@ -76,7 +123,12 @@ async function searchExport(db: Db, marker: string, actor: string): Promise<Plac
   for await (const c of archive.stream) chunks.push(c as Buffer);
   const manifest = await archive.done;
   const hits = Buffer.concat(chunks).includes(marker) ? 1 : 0;
-  return { place: "fresh evidence export (signed tar of the audit log)", searched: true, hits, detail: `${manifest.count} entries exported${hits ? "; canary found" : ", clean"}` };
+  return {
+    place: "fresh evidence export (signed tar of the audit log)",
+    searched: true,
+    hits,
+    detail: `${manifest.count} entries exported${hits ? "; canary found" : ", clean"}`,
+  };
 }
 
 /**
@@ -97,12 +149,24 @@ export async function searchForCanary(target: GateTarget, marker: string, actor:
     out.push(await timed(() => searchAuditLog(db, marker)));
     out.push(await timed(() => searchExport(db, marker, actor)));
   } else {
-    out.push({ place: "store (every table, audit log included)", searched: false, detail: "not searched: no DATABASE_URL for the target was given" });
+    out.push({
+      place: "store (every table, audit log included)",
+      searched: false,
+      detail: "not searched: no DATABASE_URL for the target was given",
+    });
     out.push({ place: "audit log", searched: false, detail: "not searched: the audit log is read from the target's store" });
     out.push({ place: "fresh evidence export", searched: false, detail: "not searched: building one needs the target's store" });
   }
   out.push(await timed(async () => searchLogFile(target.logFile, marker)));
-  out.push(await timed(() => searchMetrics(target, marker).catch((err: unknown) => ({ place: "metrics endpoint", searched: false, detail: `not searched: ${(err as Error).message}` }))));
+  out.push(
+    await timed(() =>
+      searchMetrics(target, marker).catch((err: unknown) => ({
+        place: "metrics endpoint",
+        searched: false,
+        detail: `not searched: ${(err as Error).message}`,
+      })),
+    ),
+  );
   out.push(searchTraces(target));
   return out;
 }

@@ -40,7 +40,12 @@ const MAX_VARIANTS = 6;
 
 export async function clientVariantsFor(db: DbOrTx, flow: Flow): Promise<ClientProfileUsed> {
   const rows = await db
-    .selectDistinct({ clientName: elicitationRecords.clientName, clientVersion: elicitationRecords.clientVersion, protocolVersion: elicitationRecords.protocolVersion, capabilities: mcpSessions.capabilities })
+    .selectDistinct({
+      clientName: elicitationRecords.clientName,
+      clientVersion: elicitationRecords.clientVersion,
+      protocolVersion: elicitationRecords.protocolVersion,
+      capabilities: mcpSessions.capabilities,
+    })
     .from(elicitationRecords)
     .leftJoin(mcpSessions, eq(mcpSessions.id, elicitationRecords.sessionId))
     .where(eq(elicitationRecords.flowId, flow.id))
@@ -50,7 +55,8 @@ export async function clientVariantsFor(db: DbOrTx, flow: Flow): Promise<ClientP
     const revision = (REVISIONS as readonly string[]).includes(r.protocolVersion) ? (r.protocolVersion as Revision) : "2025-11-25";
     // The column is typed, but a row is what the client sent: check the shape before using it.
     const caps: { elicitation?: unknown } = r.capabilities ?? {};
-    const elicitation = typeof caps.elicitation === "object" && caps.elicitation !== null ? (caps.elicitation as Record<string, unknown>) : undefined;
+    const elicitation =
+      typeof caps.elicitation === "object" && caps.elicitation !== null ? (caps.elicitation as Record<string, unknown>) : undefined;
     const v: ClientVariant = { name: r.clientName, version: r.clientVersion, revision, elicitation };
     seen.set(JSON.stringify(v), v);
   }

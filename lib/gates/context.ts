@@ -20,5 +20,6 @@ export interface GateContext {
 }
 
 export const fieldNeeds = (wf: WorkflowDefinition): FieldNeed[] => wf.needs.filter((n): n is FieldNeed => n.kind === "field");
-export const grantNeeds = (wf: WorkflowDefinition): SecretNeed[] => wf.needs.filter((n): n is SecretNeed => n.kind === "grant" || n.kind === "credential" || n.kind === "payment");
+export const grantNeeds = (wf: WorkflowDefinition): SecretNeed[] =>
+  wf.needs.filter((n): n is SecretNeed => n.kind === "grant" || n.kind === "credential" || n.kind === "payment");
 export const approvalNeeds = (wf: WorkflowDefinition) => wf.needs.filter((n) => n.kind === "approval");

@@ -28,7 +28,16 @@ export interface EvidenceDocument {
   gates: GateResult[];
 }
 
-export function buildEvidence(input: { runId: string; flow: Flow; target: string; tokens: "minted" | "given"; profile: ClientProfileUsed; ranBy: string; startedAt: Date; gates: GateResult[] }): EvidenceDocument {
+export function buildEvidence(input: {
+  runId: string;
+  flow: Flow;
+  target: string;
+  tokens: "minted" | "given";
+  profile: ClientProfileUsed;
+  ranBy: string;
+  startedAt: Date;
+  gates: GateResult[];
+}): EvidenceDocument {
   return {
     kind: EVIDENCE_KIND,
     version: 1,
@@ -54,11 +63,26 @@ export interface SignedEvidence {
 
 export function signEvidence(doc: EvidenceDocument, signer: Signer): SignedEvidence {
   const document = canonicalize(doc);
-  return { hash: createHash("sha256").update(document).digest("hex"), document, signature: signer.sign(document), keyFingerprint: signer.keyFingerprint };
+  return {
+    hash: createHash("sha256").update(document).digest("hex"),
+    document,
+    signature: signer.sign(document),
+    keyFingerprint: signer.keyFingerprint,
+  };
 }
 
 export async function storeEvidence(tx: Tx, doc: EvidenceDocument, signed: SignedEvidence): Promise<void> {
-  await tx.insert(gateEvidence).values({ hash: signed.hash, flowId: doc.flow.id, fingerprint: doc.flow.fingerprint, target: doc.target, passed: doc.passed, document: signed.document, signature: signed.signature, keyFingerprint: signed.keyFingerprint, ranBy: doc.ranBy });
+  await tx.insert(gateEvidence).values({
+    hash: signed.hash,
+    flowId: doc.flow.id,
+    fingerprint: doc.flow.fingerprint,
+    target: doc.target,
+    passed: doc.passed,
+    document: signed.document,
+    signature: signed.signature,
+    keyFingerprint: signed.keyFingerprint,
+    ranBy: doc.ranBy,
+  });
 }
 
 export async function evidenceByHash(db: DbOrTx, hash: string) {
@@ -75,5 +99,12 @@ export async function latestEvidenceSummary(db: DbOrTx, flowId: string) {
   const [row] = await latestEvidence(db, flowId, 1);
   if (!row) return undefined;
   const doc = JSON.parse(row.document) as EvidenceDocument;
-  return { hash: row.hash, createdAt: row.createdAt, ranBy: row.ranBy, target: row.target, passed: row.passed, gates: doc.gates.map((g) => ({ gate: g.gate, outcome: g.outcome, reason: g.reason, checks: g.checks.length })) };
+  return {
+    hash: row.hash,
+    createdAt: row.createdAt,
+    ranBy: row.ranBy,
+    target: row.target,
+    passed: row.passed,
+    gates: doc.gates.map((g) => ({ gate: g.gate, outcome: g.outcome, reason: g.reason, checks: g.checks.length })),
+  };
 }

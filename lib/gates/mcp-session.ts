@@ -45,7 +45,11 @@ const CALL_TIMEOUT_MS = 30_000;
 function toResult(raw: unknown): CallResult {
   const r = raw as { content?: unknown; structuredContent?: unknown; isError?: unknown };
   const content = (Array.isArray(r.content) ? r.content : []) as Array<{ text?: string }>;
-  return { text: content.map((c) => c.text ?? "").join(""), structured: (r.structuredContent ?? {}) as Record<string, unknown>, isError: r.isError === true };
+  return {
+    text: content.map((c) => c.text ?? "").join(""),
+    structured: (r.structuredContent ?? {}) as Record<string, unknown>,
+    isError: r.isError === true,
+  };
 }
 
 export interface SessionOptions {
@@ -57,7 +61,13 @@ export interface SessionOptions {
   loseAnswers?: number;
 }
 
-export async function openSession(mcpUrl: string, token: string, variant: ClientVariant, answer: Answerer, options: SessionOptions = {}): Promise<GateSession> {
+export async function openSession(
+  mcpUrl: string,
+  token: string,
+  variant: ClientVariant,
+  answer: Answerer,
+  options: SessionOptions = {},
+): Promise<GateSession> {
   // The declared capability verbatim (`{}` stays `{}`); its JSON shape is all the SDK needs.
   const capabilities = (variant.elicitation === undefined ? {} : { elicitation: variant.elicitation }) as Record<string, never>;
   const received: Elicited[] = [];
@@ -69,13 +79,18 @@ export async function openSession(mcpUrl: string, token: string, variant: Client
     return answer(p);
   };
   if (variant.revision === "2026-07-28") {
-    const client = new ModernClient({ name: variant.name, version: variant.version }, { capabilities, versionNegotiation: { mode: { pin: "2026-07-28" } } });
-    if (variant.elicitation !== undefined) client.setRequestHandler("elicitation/create", async (req) => (await handle(req.params)) as never);
+    const client = new ModernClient(
+      { name: variant.name, version: variant.version },
+      { capabilities, versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    if (variant.elicitation !== undefined)
+      client.setRequestHandler("elicitation/create", async (req) => (await handle(req.params)) as never);
     await client.connect(new ModernTransport(new URL(mcpUrl), { requestInit: { headers } }));
     return {
       received,
       toolCallIds,
-      call: async (name, args = {}, timeoutMs = CALL_TIMEOUT_MS) => toResult(await client.callTool({ name, arguments: args }, { timeout: timeoutMs })),
+      call: async (name, args = {}, timeoutMs = CALL_TIMEOUT_MS) =>
+        toResult(await client.callTool({ name, arguments: args }, { timeout: timeoutMs })),
       abandon: () => client.close(),
       close: () => client.close(),
     };
@@ -98,7 +113,8 @@ export async function openSession(mcpUrl: string, token: string, variant: Client
   return {
     received,
     toolCallIds,
-    call: async (name, args = {}, timeoutMs = CALL_TIMEOUT_MS) => toResult(await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })),
+    call: async (name, args = {}, timeoutMs = CALL_TIMEOUT_MS) =>
+      toResult(await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })),
     abandon: async () => {
       await transport.terminateSession().catch(() => {});
       await client.close();
@@ -108,7 +124,13 @@ export async function openSession(mcpUrl: string, token: string, variant: Client
 }
 
 /** Opens a session, runs `body`, always closes. */
-export async function withSession<T>(mcpUrl: string, token: string, variant: ClientVariant, answer: Answerer, body: (s: GateSession) => Promise<T>): Promise<T> {
+export async function withSession<T>(
+  mcpUrl: string,
+  token: string,
+  variant: ClientVariant,
+  answer: Answerer,
+  body: (s: GateSession) => Promise<T>,
+): Promise<T> {
   const s = await openSession(mcpUrl, token, variant, answer);
   try {
     return await body(s);

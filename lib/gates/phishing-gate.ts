@@ -15,7 +15,11 @@ export function lookAlikes(origin: string): string[] {
   const u = new URL(origin);
   const host = u.hostname;
   const homoglyph = host.replace(/o/, "\u043e").replace(/a/, "\u0430");
-  const out = [`${u.protocol}//${host}@evil.example${u.pathname}`, `https://${host}.evil.example/`, `${u.protocol}//${host.replace(/\./g, "-")}-login.example/`];
+  const out = [
+    `${u.protocol}//${host}@evil.example${u.pathname}`,
+    `https://${host}.evil.example/`,
+    `${u.protocol}//${host.replace(/\./g, "-")}-login.example/`,
+  ];
   if (homoglyph !== host) out.push(`https://${homoglyph}/`);
   out.push(u.protocol === "https:" ? `http://${u.host}/` : `https://${host}.example/`);
   return out;
@@ -24,10 +28,16 @@ export function lookAlikes(origin: string): string[] {
 async function firstElicitation(ctx: GateContext, variantIndex: number): Promise<Elicited | undefined> {
   const v = ctx.profile.variants[variantIndex]!;
   const { token } = await ctx.tokens.fresh("ph");
-  return withSession(ctx.target.mcpUrl, token, v, () => ({ action: "cancel" }), async (s) => {
-    await s.call(ctx.workflow.name);
-    return s.received[0];
-  });
+  return withSession(
+    ctx.target.mcpUrl,
+    token,
+    v,
+    () => ({ action: "cancel" }),
+    async (s) => {
+      await s.call(ctx.workflow.name);
+      return s.received[0];
+    },
+  );
 }
 
 export async function phishingGate(ctx: GateContext): Promise<GateResult> {
@@ -45,13 +55,17 @@ export async function phishingGate(ctx: GateContext): Promise<GateResult> {
     const i = ctx.profile.variants.findIndex((v) => declaredModes(v).form);
     if (i >= 0) {
       checks.push(
-        await runCheck(`form ${need.key} passes the linter (as the target sent it)`, async () => {
-          const sent = await firstElicitation(ctx, i);
-          expectThat(sent, "the target sent no form");
-          const v = lintFormRequest({ mode: "form", message: sent.message, requestedSchema: sent.requestedSchema });
-          expectThat(v.verdict === "allow", `blocked: ${v.reasons.map((r) => r.code).join(", ")}`);
-          return "allowed";
-        }, variantLabel(ctx.profile.variants[i]!)),
+        await runCheck(
+          `form ${need.key} passes the linter (as the target sent it)`,
+          async () => {
+            const sent = await firstElicitation(ctx, i);
+            expectThat(sent, "the target sent no form");
+            const v = lintFormRequest({ mode: "form", message: sent.message, requestedSchema: sent.requestedSchema });
+            expectThat(v.verdict === "allow", `blocked: ${v.reasons.map((r) => r.code).join(", ")}`);
+            return "allowed";
+          },
+          variantLabel(ctx.profile.variants[i]!),
+        ),
       );
     }
   }
@@ -59,18 +73,27 @@ export async function phishingGate(ctx: GateContext): Promise<GateResult> {
     const i = ctx.profile.variants.findIndex((v) => declaredModes(v).url);
     if (i >= 0) {
       checks.push(
-        await runCheck("the URL the flow emits passes the URL check and leads to the target", async () => {
-          const sent = await firstElicitation(ctx, i);
-          expectThat(sent?.url, "the target sent no URL");
-          const verdict = checkUrl(sent.url, { dev });
-          expectThat(verdict.verdict === "allow", `URL check: ${verdict.verdict} (${verdict.reasons.map((r) => r.code).join(", ")})`);
-          expectThat(new URL(sent.url).origin === new URL(ctx.target.baseUrl).origin, "the URL leads to another origin than the target's");
-          return `allowed, origin ${new URL(sent.url).origin}`;
-        }, variantLabel(ctx.profile.variants[i]!)),
+        await runCheck(
+          "the URL the flow emits passes the URL check and leads to the target",
+          async () => {
+            const sent = await firstElicitation(ctx, i);
+            expectThat(sent?.url, "the target sent no URL");
+            const verdict = checkUrl(sent.url, { dev });
+            expectThat(verdict.verdict === "allow", `URL check: ${verdict.verdict} (${verdict.reasons.map((r) => r.code).join(", ")})`);
+            expectThat(
+              new URL(sent.url).origin === new URL(ctx.target.baseUrl).origin,
+              "the URL leads to another origin than the target's",
+            );
+            return `allowed, origin ${new URL(sent.url).origin}`;
+          },
+          variantLabel(ctx.profile.variants[i]!),
+        ),
       );
     }
   }
-  const allowed = ctx.target.db ? new Set((await listOrigins(ctx.target.db)).filter((o) => !("disabledAt" in o) || !o.disabledAt).map((o) => o.origin)) : null;
+  const allowed = ctx.target.db
+    ? new Set((await listOrigins(ctx.target.db)).filter((o) => !("disabledAt" in o) || !o.disabledAt).map((o) => o.origin))
+    : null;
   for (const url of lookAlikes(ctx.target.baseUrl)) {
     checks.push(
       await runCheck(`look-alike ${url} is refused`, async () => {
@@ -82,8 +105,13 @@ export async function phishingGate(ctx: GateContext): Promise<GateResult> {
           // unparseable: refused by the URL check below
         }
         const onAllowlist = origin !== null && allowed !== null && allowed.has(origin);
-        expectThat(verdict.verdict !== "allow" || (allowed !== null && !onAllowlist), `accepted: URL check ${verdict.verdict}${allowed === null ? ", allowlist not reachable" : onAllowlist ? ", on the allowlist" : ""}`);
-        return verdict.verdict !== "allow" ? `URL check ${verdict.verdict} (${verdict.reasons.map((r) => r.code).join(", ")})` : "not on the target's origin allowlist";
+        expectThat(
+          verdict.verdict !== "allow" || (allowed !== null && !onAllowlist),
+          `accepted: URL check ${verdict.verdict}${allowed === null ? ", allowlist not reachable" : onAllowlist ? ", on the allowlist" : ""}`,
+        );
+        return verdict.verdict !== "allow"
+          ? `URL check ${verdict.verdict} (${verdict.reasons.map((r) => r.code).join(", ")})`
+          : "not on the target's origin allowlist";
       }),
     );
   }

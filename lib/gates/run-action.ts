@@ -27,6 +27,10 @@ export const gateRunAction: OperatorControl<typeof gateRunInput, { message: stri
     const target = gateTargetFor({ origin, db });
     const run = await runGates(db, { flowId: input.flowId, actor: operator.subject, target, signer: loadSigner() });
     const failed = run.evidence.gates.filter((g) => g.outcome === "failed" || g.outcome === "could_not_run");
-    return { message: failed.length ? `gates ran: ${failed.map((g) => `${g.gate} ${g.outcome.replace(/_/g, " ")}`).join(", ")} (evidence ${run.hash.slice(0, 12)})` : `all gates passed (evidence ${run.hash.slice(0, 12)})` };
+    return {
+      message: failed.length
+        ? `gates ran: ${failed.map((g) => `${g.gate} ${g.outcome.replace(/_/g, " ")}`).join(", ")} (evidence ${run.hash.slice(0, 12)})`
+        : `all gates passed (evidence ${run.hash.slice(0, 12)})`,
+    };
   },
 };

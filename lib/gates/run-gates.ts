@@ -52,13 +52,35 @@ export async function runGates(db: Db, input: GateRunInput): Promise<{ evidence:
   const workflow = servedWorkflows().find((w) => w.name === flow.workflow);
   if (!workflow) throw new GateRunError(`workflow ${flow.workflow} is not served by this build`);
   const clientId = await clientIdForProfile(db, flow.profileId);
-  if ((await profileForClient(db, clientId)) !== flow.profileId) throw new GateRunError(`client id ${clientId} does not select profile ${flow.profileId}`);
-  if (!admitsAnyone(flow)) throw new GateRunError(`flow ${flow.id} is ${flow.stage.replace("_", " ")} and admits no one, so nothing can be driven: give it a canary share first (ctl flows canary)`);
-  if (input.approver && input.approver.subject === input.actor) throw new GateRunError("the approver must be another operator than the releaser running the gates (two people)");
+  if ((await profileForClient(db, clientId)) !== flow.profileId)
+    throw new GateRunError(`client id ${clientId} does not select profile ${flow.profileId}`);
+  if (!admitsAnyone(flow))
+    throw new GateRunError(
+      `flow ${flow.id} is ${flow.stage.replace("_", " ")} and admits no one, so nothing can be driven: give it a canary share first (ctl flows canary)`,
+    );
+  if (input.approver && input.approver.subject === input.actor)
+    throw new GateRunError("the approver must be another operator than the releaser running the gates (two people)");
   const startedAt = new Date();
   const runId = randomBytes(8).toString("hex");
-  await db.transaction((tx) => appendAudit(tx, { actorType: "operator", actorId: input.actor, action: AUDIT_ACTIONS.gateRunStarted, targetType: "flow", targetId: flow.id, detail: { run: runId, target: input.target.baseUrl, fingerprint: flow.fingerprint } }));
-  const ctx: GateContext = { flow, workflow, profile: await clientVariantsFor(db, flow), target: input.target, tokens: tokenSource(input.target, flow, clientId, input.token), runId, ...(input.approver ? { approver: input.approver } : {}) };
+  await db.transaction((tx) =>
+    appendAudit(tx, {
+      actorType: "operator",
+      actorId: input.actor,
+      action: AUDIT_ACTIONS.gateRunStarted,
+      targetType: "flow",
+      targetId: flow.id,
+      detail: { run: runId, target: input.target.baseUrl, fingerprint: flow.fingerprint },
+    }),
+  );
+  const ctx: GateContext = {
+    flow,
+    workflow,
+    profile: await clientVariantsFor(db, flow),
+    target: input.target,
+    tokens: tokenSource(input.target, flow, clientId, input.token),
+    runId,
+    ...(input.approver ? { approver: input.approver } : {}),
+  };
   const browser = await launch(input.target.chromiumPath);
   const gates: GateResult[] = [];
   try {
@@ -70,13 +92,43 @@ export async function runGates(db: Db, input: GateRunInput): Promise<{ evidence:
   } finally {
     if (typeof browser !== "string") await browser.close();
   }
-  const evidence = buildEvidence({ runId, flow, target: input.target.baseUrl, tokens: ctx.tokens.kind, profile: ctx.profile, ranBy: input.actor, startedAt, gates });
+  const evidence = buildEvidence({
+    runId,
+    flow,
+    target: input.target.baseUrl,
+    tokens: ctx.tokens.kind,
+    profile: ctx.profile,
+    ranBy: input.actor,
+    startedAt,
+    gates,
+  });
   const signed = signEvidence(evidence, input.signer);
   await db.transaction(async (tx) => {
     await storeEvidence(tx, evidence, signed);
     for (const g of gates) {
-      await tx.insert(gateRuns).values({ flowId: flow.id, gate: g.gate, passed: gatePassed(g), fingerprint: flow.fingerprint, resultHash: signed.hash, ranBy: input.actor });
-      await appendAudit(tx, { actorType: "operator", actorId: input.actor, action: AUDIT_ACTIONS.gateRecorded, targetType: "flow", targetId: flow.id, detail: { gate: g.gate, passed: gatePassed(g), outcome: g.outcome, fingerprint: flow.fingerprint, result_sha256: signed.hash, run: runId } });
+      await tx.insert(gateRuns).values({
+        flowId: flow.id,
+        gate: g.gate,
+        passed: gatePassed(g),
+        fingerprint: flow.fingerprint,
+        resultHash: signed.hash,
+        ranBy: input.actor,
+      });
+      await appendAudit(tx, {
+        actorType: "operator",
+        actorId: input.actor,
+        action: AUDIT_ACTIONS.gateRecorded,
+        targetType: "flow",
+        targetId: flow.id,
+        detail: {
+          gate: g.gate,
+          passed: gatePassed(g),
+          outcome: g.outcome,
+          fingerprint: flow.fingerprint,
+          result_sha256: signed.hash,
+          run: runId,
+        },
+      });
     }
   });
   return { evidence, hash: signed.hash };

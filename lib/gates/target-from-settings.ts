@@ -20,7 +20,9 @@ export interface TargetInput {
 
 export function gateTargetFor(input: TargetInput, env: Env = process.env): GateTarget {
   const origin = new URL(input.origin).origin;
-  const tracesEndpoint = readSetting(env, "OTEL_SDK_DISABLED") ? undefined : readSetting(env, "OTEL_EXPORTER_OTLP_ENDPOINT") || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || undefined;
+  const tracesEndpoint = readSetting(env, "OTEL_SDK_DISABLED")
+    ? undefined
+    : readSetting(env, "OTEL_EXPORTER_OTLP_ENDPOINT") || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || undefined;
   return {
     baseUrl: origin,
     mcpUrl: `${origin}/api/mcp`,

@@ -49,7 +49,12 @@ export interface TokenSource {
   noUser: string | null;
 }
 
-const asBrowserAccount = (a: DevAccount): BrowserAccount => ({ subject: a.subject, tenant: a.tenant, login: a.login, password: DEMO_PASSWORD });
+const asBrowserAccount = (a: DevAccount): BrowserAccount => ({
+  subject: a.subject,
+  tenant: a.tenant,
+  login: a.login,
+  password: DEMO_PASSWORD,
+});
 
 /** Whether the flow lets this subject in now (a canary flow admits only its cohort). */
 export function admits(flow: Flow, subject: string): boolean {
@@ -65,21 +70,39 @@ export function admitsAnyone(flow: Flow): boolean {
  * Tokens for the flow's client id. `given`: one token for every call (a real IdP; checks that need
  * a second user or a browser sign-in then say they could not run).
  */
-export function tokenSource(target: GateTarget, flow: Flow, clientId: string, given?: string, env: NodeJS.ProcessEnv = process.env): TokenSource {
+export function tokenSource(
+  target: GateTarget,
+  flow: Flow,
+  clientId: string,
+  given?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): TokenSource {
   if (given) {
-    return { kind: "given", fresh: async () => ({ token: given, subject: "(the given token's subject)" }), forAccount: async () => given, user: null, other: null, noUser: "could not run: with a given token (another identity provider) the gate cannot sign in as a test user in the browser" };
+    return {
+      kind: "given",
+      fresh: async () => ({ token: given, subject: "(the given token's subject)" }),
+      forAccount: async () => given,
+      user: null,
+      other: null,
+      noUser: "could not run: with a given token (another identity provider) the gate cannot sign in as a test user in the browser",
+    };
   }
   // The development provider as the target sees it: its issuer and resource are the target's.
   const targetEnv = { ...env, APP_URL: target.baseUrl, MCP_RESOURCE: target.mcpUrl };
   const cfg = oidcConfig(targetEnv);
-  if (!cfg.devProvider) throw new Error("the target uses another identity provider: pass a token for a test user (GATES_ACCESS_TOKEN or --token)");
-  if (!staticClientIds().includes(clientId)) throw new Error(`no token can be minted for client id ${clientId}: the development provider knows ${staticClientIds().join(", ")}`);
+  if (!cfg.devProvider)
+    throw new Error("the target uses another identity provider: pass a token for a test user (GATES_ACCESS_TOKEN or --token)");
+  if (!staticClientIds().includes(clientId))
+    throw new Error(`no token can be minted for client id ${clientId}: the development provider knows ${staticClientIds().join(", ")}`);
   const provider = createDevProvider(targetEnv);
   // The browser user must be admitted by the flow: a gate tester inside its canary share first
   // (the share is not raised for the gate), then any other account; the other user is anyone else.
   const user = [...gateTesterAccounts(), ...allDevAccounts()].find((a) => admits(flow, a.subject));
-  const other = allDevAccounts().find((a) => a.subject !== user?.subject && a.tenant !== user?.tenant) ?? allDevAccounts().find((a) => a.subject !== user?.subject);
-  const mint = (subject: string, tenant: string) => mintMcpAccessToken(provider, { subject, tenant, ttlSeconds: 900, mcpResource: cfg.mcpResource, clientId });
+  const other =
+    allDevAccounts().find((a) => a.subject !== user?.subject && a.tenant !== user?.tenant) ??
+    allDevAccounts().find((a) => a.subject !== user?.subject);
+  const mint = (subject: string, tenant: string) =>
+    mintMcpAccessToken(provider, { subject, tenant, ttlSeconds: 900, mcpResource: cfg.mcpResource, clientId });
   return {
     kind: "minted",
     async fresh(label) {
@@ -93,6 +116,8 @@ export function tokenSource(target: GateTarget, flow: Flow, clientId: string, gi
     forAccount: (a) => mint(a.subject, a.tenant),
     user: user ? asBrowserAccount(user) : null,
     other: other ? asBrowserAccount(other) : null,
-    noUser: user ? null : `could not run: no test user of the development provider is admitted by ${flow.id} (${flow.stage}${flow.stage === "canary" ? ` at ${flow.canaryPercent}%` : ""}); gate it at a larger canary share`,
+    noUser: user
+      ? null
+      : `could not run: no test user of the development provider is admitted by ${flow.id} (${flow.stage}${flow.stage === "canary" ? ` at ${flow.canaryPercent}%` : ""}); gate it at a larger canary share`,
   };
 }

@@ -33,7 +33,8 @@ export function gatePassed(r: Pick<GateResult, "outcome">): boolean {
 export function gateOutcome(checks: readonly CheckResult[]): { outcome: CheckOutcome; reason: string | null } {
   const bad = checks.find((c) => c.outcome === "failed" || c.outcome === "could_not_run");
   if (bad) return { outcome: bad.outcome, reason: `${bad.name}${bad.variant ? ` (${bad.variant})` : ""}: ${bad.detail}` };
-  if (checks.length > 0 && checks.every((c) => c.outcome === "not_applicable")) return { outcome: "not_applicable", reason: checks[0]!.detail };
+  if (checks.length > 0 && checks.every((c) => c.outcome === "not_applicable"))
+    return { outcome: "not_applicable", reason: checks[0]!.detail };
   // A gate with no checks proved nothing.
   if (checks.length === 0) return { outcome: "could_not_run", reason: "no check ran" };
   return { outcome: "passed", reason: null };
@@ -49,7 +50,11 @@ export function expectThat(condition: unknown, detail: string): asserts conditio
 }
 
 /** Runs one check, timing it; an unexpected error fails the check with its message. */
-export async function runCheck(name: string, body: () => Promise<string | { outcome: CheckOutcome; detail: string }>, variant?: string): Promise<CheckResult> {
+export async function runCheck(
+  name: string,
+  body: () => Promise<string | { outcome: CheckOutcome; detail: string }>,
+  variant?: string,
+): Promise<CheckResult> {
   const started = performance.now();
   try {
     const r = await body();
@@ -57,7 +62,13 @@ export async function runCheck(name: string, body: () => Promise<string | { outc
     return { name, outcome, detail, ...(variant ? { variant } : {}), ms: Math.round(performance.now() - started) };
   } catch (err) {
     const detail = err instanceof CheckFailure ? err.message : `unexpected error: ${(err as Error).message ?? String(err)}`;
-    return { name, outcome: "failed", detail: detail.slice(0, 500), ...(variant ? { variant } : {}), ms: Math.round(performance.now() - started) };
+    return {
+      name,
+      outcome: "failed",
+      detail: detail.slice(0, 500),
+      ...(variant ? { variant } : {}),
+      ms: Math.round(performance.now() - started),
+    };
   }
 }
 

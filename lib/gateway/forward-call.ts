@@ -47,7 +47,12 @@ export class UpstreamFailure extends Error {
 // Transport errors after which no answer can arrive on this call.
 const FATAL = /^(SSE stream disconnected|Maximum reconnection attempts|Failed to reconnect)/;
 
-export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool: string, args: Record<string, unknown>): Promise<CallToolResult> {
+export async function forwardToolCall(
+  caller: GatewayCaller,
+  row: Upstream,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
   const exposed = exposedToolName(row.id, tool);
   const cfg = gatewayConfig();
   const upstreamGone = new AbortController();
@@ -68,17 +73,28 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
   const started = performance.now();
   // Records of this call are found by what they say about it (an ask still waiting has not
   // returned its id yet when the upstream fails).
-  const mine = { subject: caller.ask.subject, tenantId: caller.ask.tenantId, toolName: exposed, requestId: caller.requestId, upstreamId: row.id, since: new Date() };
+  const mine = {
+    subject: caller.ask.subject,
+    tenantId: caller.ask.tenantId,
+    toolName: exposed,
+    requestId: caller.requestId,
+    upstreamId: row.id,
+    since: new Date(),
+  };
   let session: ForwardSession | undefined;
   let broken = false;
   // Records are written only when the upstream asks for something: a call that never did has none to close.
   let elicited = false;
   const watch = new CompletionWatch();
   // The upstream's silence is bounded, but not while a person is answering one of its questions.
-  const watchdog = setInterval(() => {
-    if (bridge.waiting.count > 0) quietSince = Date.now();
-    else if (Date.now() - quietSince > cfg.upstreamTimeoutMs) fail(new UpstreamFailure(`no answer within ${Math.round(cfg.upstreamTimeoutMs / 1000)} s`));
-  }, Math.min(1000, cfg.upstreamTimeoutMs));
+  const watchdog = setInterval(
+    () => {
+      if (bridge.waiting.count > 0) quietSince = Date.now();
+      else if (Date.now() - quietSince > cfg.upstreamTimeoutMs)
+        fail(new UpstreamFailure(`no answer within ${Math.round(cfg.upstreamTimeoutMs / 1000)} s`));
+    },
+    Math.min(1000, cfg.upstreamTimeoutMs),
+  );
   try {
     const who = { subject: caller.ask.subject, tenant: caller.ask.tenantId, upstreamId: row.id, clientId: caller.clientId };
     const handlers: ForwardHandlers = {
@@ -102,7 +118,7 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
     // The upstream's own revision (upstream-era.ts): 2025-11-25 elicitation/create or 2026-07-28 input_required.
     // A pooled session the upstream has forgotten (restart, its own idle timeout) answers 404: the
     // spec's answer is a new session, and nothing reached the tool, so the call is tried once more.
-    for (let round = 0, renewed = false; !result; ) {
+    for (let round = 0, renewed = false; !result;) {
       session ??= await openForwardSession(row, who, handlers);
       const current = session;
       const call = current.callTool(tool, args, signal);
@@ -134,19 +150,34 @@ export async function forwardToolCall(caller: GatewayCaller, row: Upstream, tool
     return withNotes(result, bridge.notes);
   } catch (err) {
     broken = true;
-    const reason = err instanceof UpstreamFailure || err instanceof UpstreamPlainError ? err.message : err instanceof McpError ? `protocol error ${err.code}` : describeFailure(err);
+    const reason =
+      err instanceof UpstreamFailure || err instanceof UpstreamPlainError
+        ? err.message
+        : err instanceof McpError
+          ? `protocol error ${err.code}`
+          : describeFailure(err);
     const clientLeft = caller.signal.aborted;
     // The next call probes the upstream's revision again (it may have been upgraded or replaced).
     if (!(err instanceof McpError)) forgetUpstreamRevision(row.id);
     // A JSON-RPC error is an answer: the upstream is reachable (the caller's arguments may be at fault).
-    if (!clientLeft) recordContact(row.id, { ok: err instanceof McpError, latencyMs: performance.now() - started, ...(err instanceof McpError ? {} : { error: reason }) });
+    if (!clientLeft)
+      recordContact(row.id, {
+        ok: err instanceof McpError,
+        latencyMs: performance.now() - started,
+        ...(err instanceof McpError ? {} : { error: reason }),
+      });
     // Records first, then the abort: an ask still waiting on the client ends as failed (upstream), not as a cancel.
     await closeOpen(db, mine, "failed", clientLeft ? "the client went away" : `upstream ${row.id} failed: ${reason}`);
     upstreamGone.abort();
     logger.warn({ event: "gateway.upstream_failed", upstream: row.id, tool, reason }, "forwarded call failed");
     if (clientLeft) throw err;
     return {
-      content: [{ type: "text", text: `Not done: upstream ${row.displayName} (${row.id}) failed: ${reason}.${bridge.notes.length ? " " + bridge.notes.join(" ") : ""}` }],
+      content: [
+        {
+          type: "text",
+          text: `Not done: upstream ${row.displayName} (${row.id}) failed: ${reason}.${bridge.notes.length ? " " + bridge.notes.join(" ") : ""}`,
+        },
+      ],
       structuredContent: { outcome: "upstream_failed", upstream: row.id, reason },
       isError: true,
     };
@@ -163,11 +194,17 @@ function sessionForgotten(err: unknown): boolean {
 async function completeUrl(caller: GatewayCaller, bridge: BridgeCall, upstreamElicitationId: string): Promise<void> {
   const id = bridge.urlIds.get(upstreamElicitationId);
   if (!id) return; // an unknown id is ignored, as the spec asks of clients
-  if (await transition(caller.ask.db, id, { move: "upstreamSettle", to: "completed", reason: "the upstream reported completion" })) caller.notifyComplete?.(id);
+  if (await transition(caller.ask.db, id, { move: "upstreamSettle", to: "completed", reason: "the upstream reported completion" }))
+    caller.notifyComplete?.(id);
 }
 
 /** Closes what the call left open: a URL flow the person accepted, an ask cut short. */
-async function closeOpen(db: AskContext["db"], call: { subject: string; tenantId: string; toolName: string; requestId: string; upstreamId: string; since: Date }, to: "completed" | "failed", reason: string): Promise<void> {
+async function closeOpen(
+  db: AskContext["db"],
+  call: { subject: string; tenantId: string; toolName: string; requestId: string; upstreamId: string; since: Date },
+  to: "completed" | "failed",
+  reason: string,
+): Promise<void> {
   const open = await db
     .select({ id: elicitationRecords.id })
     .from(elicitationRecords)

@@ -33,12 +33,18 @@ function devKeyFile(env: Env): string {
 
 function loadPem(env: Env): string {
   if (env.GATEWAY_SIGNING_KEY?.trim()) return env.GATEWAY_SIGNING_KEY;
-  if (isProduction(env)) throw new ConfigError("APP_ENV=production needs GATEWAY_SIGNING_KEY (an Ed25519 PKCS#8 PEM that signs the identity assertions sent to upstream MCP servers)");
+  if (isProduction(env))
+    throw new ConfigError(
+      "APP_ENV=production needs GATEWAY_SIGNING_KEY (an Ed25519 PKCS#8 PEM that signs the identity assertions sent to upstream MCP servers)",
+    );
   const file = devKeyFile(env);
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     try {
-      fs.writeFileSync(file, generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }), { mode: 0o600, flag: "wx" });
+      fs.writeFileSync(file, generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }), {
+        mode: 0o600,
+        flag: "wx",
+      });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     }
@@ -50,7 +56,10 @@ async function load(env: Env): Promise<Key> {
   const privateKey = createPrivateKey(loadPem(env));
   if (privateKey.asymmetricKeyType !== "ed25519") throw new ConfigError("GATEWAY_SIGNING_KEY is not an Ed25519 private key");
   const publicKey = createPublicKey(privateKey);
-  const kid = createHash("sha256").update(publicKey.export({ format: "der", type: "spki" })).digest("base64url").slice(0, 16);
+  const kid = createHash("sha256")
+    .update(publicKey.export({ format: "der", type: "spki" }))
+    .digest("base64url")
+    .slice(0, 16);
   const jwk = { ...(await exportJWK(publicKey)), kid, alg: "EdDSA", use: "sig" };
   return { privateKey, kid, jwk };
 }

@@ -36,11 +36,18 @@ export async function gatewayTools(db: Db, tenant: string): Promise<Array<{ row:
   const rows = await upstreamsForTenant(db, tenant);
   const lists = await Promise.all(rows.map(async (row) => ({ row, tools: await toolsOfUpstream(row).catch(() => [] as Tool[]) })));
   // A name outside the specification's characters (a hostile upstream's) is never passed on.
-  return lists.flatMap(({ row, tools }) => tools.filter((t) => TOOL_NAME_PATTERN.test(t.name) && isExposed(row.exposedTools, t.name)).map((tool) => ({ row, tool })));
+  return lists.flatMap(({ row, tools }) =>
+    tools.filter((t) => TOOL_NAME_PATTERN.test(t.name) && isExposed(row.exposedTools, t.name)).map((tool) => ({ row, tool })),
+  );
 }
 
 export function asListed(row: Upstream, tool: Tool): Tool {
-  return { ...tool, name: exposedToolName(row.id, tool.name), title: tool.title ?? tool.name, description: `[${row.displayName}] ${tool.description ?? ""}`.trim() };
+  return {
+    ...tool,
+    name: exposedToolName(row.id, tool.name),
+    title: tool.title ?? tool.name,
+    description: `[${row.displayName}] ${tool.description ?? ""}`.trim(),
+  };
 }
 
 /** The upstream and tool a called name stands for, only if this tenant may use it and it is exposed. */
@@ -79,7 +86,13 @@ export function attachGateway(server: McpServer, s: LegacyGatewaySession): void 
           policy: s.policy,
           subject: s.principal.subject,
           tenantId: s.principal.tenant,
-          session: { id: s.sessionId() ?? null, clientName: client?.name ?? "unknown", clientVersion: client?.version ?? "unknown", protocolVersion: s.protocolVersion(), modes: s.modes() },
+          session: {
+            id: s.sessionId() ?? null,
+            clientName: client?.name ?? "unknown",
+            clientVersion: client?.version ?? "unknown",
+            protocolVersion: s.protocolVersion(),
+            modes: s.modes(),
+          },
           config: engineConfig(),
         },
         requestId: String(extra.requestId),
@@ -87,7 +100,10 @@ export function attachGateway(server: McpServer, s: LegacyGatewaySession): void 
         clientId: s.principal.clientId,
         wireFor: (signal) => s.wireFor(extra.requestId, signal),
         flowFor: s.flowFor,
-        notifyComplete: (recordId) => void server.server.createElicitationCompletionNotifier(recordId)().catch(() => {}),
+        notifyComplete: (recordId) =>
+          void server.server
+            .createElicitationCompletionNotifier(recordId)()
+            .catch(() => {}),
       },
       target.row,
       target.tool,

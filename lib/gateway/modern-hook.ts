@@ -9,14 +9,28 @@
 // another instance, or comes after a restart, finds nothing parked: the record is closed as failed
 // with that reason and the client is told to call again; a parked call nobody resumes ends at the
 // form timeout (record timed_out, the upstream gets a cancel).
-import { fromJsonSchema, inputRequired, type CallToolResult, type InputRequiredResult, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  fromJsonSchema,
+  inputRequired,
+  type CallToolResult,
+  type InputRequiredResult,
+  type McpServer,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import type { CallToolResult as V1CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
 import type { DeclaredModes } from "@/lib/elicitation/capabilities";
 import { engineConfig } from "@/lib/elicitation/config";
 import { transition } from "@/lib/elicitation/records";
-import { WireTimeoutError, type FormAnswer, type ResumedAnswer, type SuspendedAsk, type UrlAnswer, type WireAdapter } from "@/lib/elicitation/wire";
+import {
+  WireTimeoutError,
+  type FormAnswer,
+  type ResumedAnswer,
+  type SuspendedAsk,
+  type UrlAnswer,
+  type WireAdapter,
+} from "@/lib/elicitation/wire";
 import { argumentsHash, sealRequestState } from "@/lib/mcp/request-state";
 import type { PolicySource } from "@/lib/policy/policy-source";
 import type { Flow } from "@/db/schema";
@@ -58,21 +72,45 @@ export async function attachModernGateway(server: McpServer, ctx: ModernGatewayC
     const listed = asListed(row, tool);
     server.registerTool(
       listed.name,
-      { title: listed.title, description: listed.description, inputSchema: fromJsonSchema<Record<string, unknown>>(tool.inputSchema as never), annotations: tool.annotations },
+      {
+        title: listed.title,
+        description: listed.description,
+        inputSchema: fromJsonSchema<Record<string, unknown>>(tool.inputSchema as never),
+        annotations: tool.annotations,
+      },
       async (args, rctx) => callOrResume(ctx, rctx, listed.name, row, tool.name, args ?? {}),
     );
   }
 }
 
-async function callOrResume(ctx: ModernGatewayContext, rctx: ServerContext, exposed: string, row: Parameters<typeof forwardToolCall>[1], tool: string, args: Record<string, unknown>): Promise<CallToolResult | InputRequiredResult> {
+async function callOrResume(
+  ctx: ModernGatewayContext,
+  rctx: ServerContext,
+  exposed: string,
+  row: Parameters<typeof forwardToolCall>[1],
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult | InputRequiredResult> {
   const argsHash = argumentsHash(args);
   let call: Parked;
   if (ctx.resume) {
     const waiting = parked.get(ctx.resume.recordId);
     if (!waiting) {
       // Verified state, but the call it belongs to is not here (another instance, or a restart).
-      await transition(ctx.db, ctx.resume.recordId, { move: "endLink", to: "failed", reason: "the upstream call waiting for this answer is not on this instance" });
-      return { content: [{ type: "text", text: `Not done: the upstream call that asked for this answer is no longer waiting (it ran on another instance, or that instance restarted). Call ${exposed} again.` }], isError: true };
+      await transition(ctx.db, ctx.resume.recordId, {
+        move: "endLink",
+        to: "failed",
+        reason: "the upstream call waiting for this answer is not on this instance",
+      });
+      return {
+        content: [
+          {
+            type: "text",
+            text: `Not done: the upstream call that asked for this answer is no longer waiting (it ran on another instance, or that instance restarted). Call ${exposed} again.`,
+          },
+        ],
+        isError: true,
+      };
     }
     parked.delete(ctx.resume.recordId);
     waiting.deliver(ctx.resume.answer);
@@ -83,14 +121,37 @@ async function callOrResume(ctx: ModernGatewayContext, rctx: ServerContext, expo
   const event = await call.next();
   if (event.kind === "result") return event.result as unknown as CallToolResult;
   parked.set(event.ask.recordId, call);
-  const request = event.ask.kind === "form" ? inputRequired.elicit({ mode: "form", message: event.ask.params.message, requestedSchema: event.ask.params.requestedSchema as never }) : inputRequired.elicitUrl({ message: event.ask.params.message, url: event.ask.params.url });
+  const request =
+    event.ask.kind === "form"
+      ? inputRequired.elicit({
+          mode: "form",
+          message: event.ask.params.message,
+          requestedSchema: event.ask.params.requestedSchema as never,
+        })
+      : inputRequired.elicitUrl({ message: event.ask.params.message, url: event.ask.params.url });
   const expiresAt = Date.now() + engineConfig().formTimeoutMs;
-  const requestState = sealRequestState(ctx.stateKey, { subject: ctx.principal.subject, tenant: ctx.principal.tenant, clientId: ctx.principal.clientId, tool: exposed, argsHash, recordId: event.ask.recordId, needKey: event.ask.needKey, kind: event.ask.kind, expiresAt });
+  const requestState = sealRequestState(ctx.stateKey, {
+    subject: ctx.principal.subject,
+    tenant: ctx.principal.tenant,
+    clientId: ctx.principal.clientId,
+    tool: exposed,
+    argsHash,
+    recordId: event.ask.recordId,
+    needKey: event.ask.needKey,
+    kind: event.ask.kind,
+    expiresAt,
+  });
   return inputRequired({ inputRequests: { [event.ask.needKey]: request }, requestState });
 }
 
 /** Starts the forwarded call in the background; its asks and its result arrive as events. */
-function start(ctx: ModernGatewayContext, rctx: ServerContext, row: Parameters<typeof forwardToolCall>[1], tool: string, args: Record<string, unknown>): Parked {
+function start(
+  ctx: ModernGatewayContext,
+  rctx: ServerContext,
+  row: Parameters<typeof forwardToolCall>[1],
+  tool: string,
+  args: Record<string, unknown>,
+): Parked {
   const queue: Event[] = [];
   let wake: (() => void) | undefined;
   let answer: ((a: FormAnswer | UrlAnswer) => void) | undefined;
@@ -105,20 +166,30 @@ function start(ctx: ModernGatewayContext, rctx: ServerContext, row: Parameters<t
         reject(new WireTimeoutError("no answer within the timeout"));
       }, timeoutMs);
       const done = () => clearTimeout(timer);
-      signal.addEventListener("abort", () => (done(), parked.delete(s.recordId), reject(new WireTimeoutError("the call ended"))), { once: true });
+      signal.addEventListener("abort", () => (done(), parked.delete(s.recordId), reject(new WireTimeoutError("the call ended"))), {
+        once: true,
+      });
       answer = (a) => (done(), resolve(a as A));
       push({ kind: "ask", ask: s });
     });
   const wireFor = (signal: AbortSignal): WireAdapter => ({
     askForm: (params, o) => ask<FormAnswer>({ kind: "form", ...o.step, params }, o.timeoutMs, signal),
-    askUrl: (params, o) => ask<UrlAnswer>({ kind: "url", ...o.step, params: { message: params.message, url: params.url } }, o.timeoutMs, signal),
+    askUrl: (params, o) =>
+      ask<UrlAnswer>({ kind: "url", ...o.step, params: { message: params.message, url: params.url } }, o.timeoutMs, signal),
   });
   const { client, protocolVersion, modes } = ctx.facts(rctx);
   // Not tied to this HTTP request: the call outlives it while the person answers.
   const detached = new AbortController();
   void forwardToolCall(
     {
-      ask: { db: ctx.db, policy: ctx.policy, subject: ctx.principal.subject, tenantId: ctx.principal.tenant, session: { id: null, clientName: client?.name ?? "unknown", clientVersion: client?.version ?? "unknown", protocolVersion, modes }, config: engineConfig() },
+      ask: {
+        db: ctx.db,
+        policy: ctx.policy,
+        subject: ctx.principal.subject,
+        tenantId: ctx.principal.tenant,
+        session: { id: null, clientName: client?.name ?? "unknown", clientVersion: client?.version ?? "unknown", protocolVersion, modes },
+        config: engineConfig(),
+      },
       requestId: String(rctx.mcpReq.id),
       signal: detached.signal,
       clientId: ctx.principal.clientId,
@@ -130,7 +201,9 @@ function start(ctx: ModernGatewayContext, rctx: ServerContext, row: Parameters<t
     args,
   )
     .then((result) => push({ kind: "result", result }))
-    .catch(() => push({ kind: "result", result: { content: [{ type: "text", text: "Not done: an internal error occurred." }], isError: true } }));
+    .catch(() =>
+      push({ kind: "result", result: { content: [{ type: "text", text: "Not done: an internal error occurred." }], isError: true } }),
+    );
   return {
     next: () =>
       new Promise<Event>((resolve) => {

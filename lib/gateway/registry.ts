@@ -10,7 +10,14 @@ import { upstreams, type Upstream } from "@/db/schema";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { appendAudit } from "@/lib/audit/writer";
 import { upstreamChanged } from "./registry-events";
-import { upstreamInput, upstreamRemoveInput, upstreamsFile, upstreamUpdateInput, type UpstreamAuth, type UpstreamInput } from "./upstream-input";
+import {
+  upstreamInput,
+  upstreamRemoveInput,
+  upstreamsFile,
+  upstreamUpdateInput,
+  type UpstreamAuth,
+  type UpstreamInput,
+} from "./upstream-input";
 
 export class UpstreamError extends Error {
   override name = "UpstreamError";
@@ -28,7 +35,11 @@ export async function getUpstream(db: DbOrTx, id: string): Promise<Upstream | un
 
 /** The upstreams a tenant may use: a tenant not listed never sees or calls their tools. */
 export async function upstreamsForTenant(db: DbOrTx, tenant: string): Promise<Upstream[]> {
-  return db.select().from(upstreams).where(arrayContains(upstreams.tenants, [tenant])).orderBy(asc(upstreams.id));
+  return db
+    .select()
+    .from(upstreams)
+    .where(arrayContains(upstreams.tenants, [tenant]))
+    .orderBy(asc(upstreams.id));
 }
 
 /** The auth column, read back through the same schema that wrote it. */
@@ -40,7 +51,15 @@ export function authOf(row: Upstream): UpstreamAuth {
 
 function rowValues(input: UpstreamInput) {
   const { kind, ...auth } = input.auth;
-  return { displayName: input.displayName, url: input.url, authKind: kind, auth, tenants: input.tenants, exposedTools: input.exposedTools, urlOrigins: input.urlOrigins };
+  return {
+    displayName: input.displayName,
+    url: input.url,
+    authKind: kind,
+    auth,
+    tenants: input.tenants,
+    exposedTools: input.exposedTools,
+    urlOrigins: input.urlOrigins,
+  };
 }
 
 const COMPARED = ["displayName", "url", "authKind", "auth", "tenants", "exposedTools", "urlOrigins"] as const;
@@ -51,46 +70,98 @@ function changedFields(before: Upstream, after: ReturnType<typeof rowValues>): s
 }
 
 function asInput(row: Upstream): UpstreamInput {
-  return { id: row.id, displayName: row.displayName, url: row.url, auth: authOf(row), tenants: row.tenants, exposedTools: row.exposedTools, urlOrigins: row.urlOrigins };
+  return {
+    id: row.id,
+    displayName: row.displayName,
+    url: row.url,
+    auth: authOf(row),
+    tenants: row.tenants,
+    exposedTools: row.exposedTools,
+    urlOrigins: row.urlOrigins,
+  };
 }
 
 export async function addUpstream(db: Db, actor: string, raw: z.input<typeof upstreamInput>): Promise<Upstream> {
   const input = upstreamInput.parse(raw);
-  return notify(input.id, db.transaction(async (tx) => {
-    const [row] = await tx.insert(upstreams).values({ id: input.id, ...rowValues(input), createdBy: actor }).onConflictDoNothing().returning();
-    if (!row) throw new UpstreamError(`upstream ${input.id} already exists; update it instead`);
-    await appendAudit(tx, { actorType: "operator", actorId: actor, action: AUDIT_ACTIONS.upstreamAdded, targetType: "upstream", targetId: input.id, detail: { auth: input.auth.kind, tenants: input.tenants, tools: input.exposedTools.length, origins: input.urlOrigins.length } });
-    return row;
-  }));
+  return notify(
+    input.id,
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(upstreams)
+        .values({ id: input.id, ...rowValues(input), createdBy: actor })
+        .onConflictDoNothing()
+        .returning();
+      if (!row) throw new UpstreamError(`upstream ${input.id} already exists; update it instead`);
+      await appendAudit(tx, {
+        actorType: "operator",
+        actorId: actor,
+        action: AUDIT_ACTIONS.upstreamAdded,
+        targetType: "upstream",
+        targetId: input.id,
+        detail: { auth: input.auth.kind, tenants: input.tenants, tools: input.exposedTools.length, origins: input.urlOrigins.length },
+      });
+      return row;
+    }),
+  );
 }
 
 export async function updateUpstream(db: Db, actor: string, raw: z.input<typeof upstreamUpdateInput>): Promise<Upstream> {
   const patch = upstreamUpdateInput.parse(raw);
-  return notify(patch.id, db.transaction(async (tx) => {
-    const [before] = await tx.select().from(upstreams).where(eq(upstreams.id, patch.id)).for("update");
-    if (!before) throw new UpstreamError(`upstream ${patch.id} does not exist`);
-    const merged = upstreamInput.parse({ ...asInput(before), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) });
-    return writeUpdate(tx, actor, before, merged);
-  }));
+  return notify(
+    patch.id,
+    db.transaction(async (tx) => {
+      const [before] = await tx.select().from(upstreams).where(eq(upstreams.id, patch.id)).for("update");
+      if (!before) throw new UpstreamError(`upstream ${patch.id} does not exist`);
+      const merged = upstreamInput.parse({
+        ...asInput(before),
+        ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+      });
+      return writeUpdate(tx, actor, before, merged);
+    }),
+  );
 }
 
 async function writeUpdate(tx: Tx, actor: string, before: Upstream, input: UpstreamInput): Promise<Upstream> {
   const values = rowValues(input);
   const fields = changedFields(before, values);
   if (fields.length === 0) return before;
-  const [row] = await tx.update(upstreams).set({ ...values, updatedAt: new Date() }).where(eq(upstreams.id, before.id)).returning();
-  await appendAudit(tx, { actorType: "operator", actorId: actor, action: AUDIT_ACTIONS.upstreamUpdated, targetType: "upstream", targetId: before.id, detail: { fields, auth: values.authKind, tenants: values.tenants } });
+  const [row] = await tx
+    .update(upstreams)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(upstreams.id, before.id))
+    .returning();
+  await appendAudit(tx, {
+    actorType: "operator",
+    actorId: actor,
+    action: AUDIT_ACTIONS.upstreamUpdated,
+    targetType: "upstream",
+    targetId: before.id,
+    detail: { fields, auth: values.authKind, tenants: values.tenants },
+  });
   return row!;
 }
 
 export async function removeUpstream(db: Db, actor: string, raw: z.input<typeof upstreamRemoveInput>): Promise<Upstream> {
   const { id } = upstreamRemoveInput.parse(raw);
-  return notify(id, db.transaction(async (tx) => {
-    const [row] = await tx.delete(upstreams).where(and(eq(upstreams.id, id))).returning();
-    if (!row) throw new UpstreamError(`upstream ${id} does not exist`);
-    await appendAudit(tx, { actorType: "operator", actorId: actor, action: AUDIT_ACTIONS.upstreamRemoved, targetType: "upstream", targetId: id, detail: { tenants: row.tenants } });
-    return row;
-  }));
+  return notify(
+    id,
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .delete(upstreams)
+        .where(and(eq(upstreams.id, id)))
+        .returning();
+      if (!row) throw new UpstreamError(`upstream ${id} does not exist`);
+      await appendAudit(tx, {
+        actorType: "operator",
+        actorId: actor,
+        action: AUDIT_ACTIONS.upstreamRemoved,
+        targetType: "upstream",
+        targetId: id,
+        detail: { tenants: row.tenants },
+      });
+      return row;
+    }),
+  );
 }
 
 export interface ApplyResult {
@@ -116,7 +187,20 @@ export async function applyUpstreams(db: Db, actor: string, raw: unknown): Promi
       const before = existing.get(input.id);
       if (!before) {
         await tx.insert(upstreams).values({ id: input.id, ...rowValues(input), createdBy: actor });
-        await appendAudit(tx, { actorType: "operator", actorId: actor, action: AUDIT_ACTIONS.upstreamAdded, targetType: "upstream", targetId: input.id, detail: { auth: input.auth.kind, tenants: input.tenants, tools: input.exposedTools.length, origins: input.urlOrigins.length, source: "file" } });
+        await appendAudit(tx, {
+          actorType: "operator",
+          actorId: actor,
+          action: AUDIT_ACTIONS.upstreamAdded,
+          targetType: "upstream",
+          targetId: input.id,
+          detail: {
+            auth: input.auth.kind,
+            tenants: input.tenants,
+            tools: input.exposedTools.length,
+            origins: input.urlOrigins.length,
+            source: "file",
+          },
+        });
         out.added.push(input.id);
       } else if ((await writeUpdate(tx, actor, before, input)) !== before) out.updated.push(input.id);
       else out.unchanged.push(input.id);
@@ -124,7 +208,14 @@ export async function applyUpstreams(db: Db, actor: string, raw: unknown): Promi
     for (const [id, row] of existing) {
       if (ids.includes(id)) continue;
       await tx.delete(upstreams).where(eq(upstreams.id, id));
-      await appendAudit(tx, { actorType: "operator", actorId: actor, action: AUDIT_ACTIONS.upstreamRemoved, targetType: "upstream", targetId: id, detail: { tenants: row.tenants, source: "file" } });
+      await appendAudit(tx, {
+        actorType: "operator",
+        actorId: actor,
+        action: AUDIT_ACTIONS.upstreamRemoved,
+        targetType: "upstream",
+        targetId: id,
+        detail: { tenants: row.tenants, source: "file" },
+      });
       out.removed.push(id);
     }
     return out;

@@ -21,9 +21,14 @@ function secretValue(name: string, env: Env): string {
 
 const tokens = new Map<string, { token: string; expiresAt: number }>();
 
-const cacheKeyOf = (upstreamId: string, auth: Extract<UpstreamAuth, { kind: "oauth_client_credentials" }>) => JSON.stringify([upstreamId, auth.issuer, auth.clientId, auth.scope ?? ""]);
+const cacheKeyOf = (upstreamId: string, auth: Extract<UpstreamAuth, { kind: "oauth_client_credentials" }>) =>
+  JSON.stringify([upstreamId, auth.issuer, auth.clientId, auth.scope ?? ""]);
 
-async function clientCredentialsToken(upstreamId: string, auth: Extract<UpstreamAuth, { kind: "oauth_client_credentials" }>, env: Env): Promise<string> {
+async function clientCredentialsToken(
+  upstreamId: string,
+  auth: Extract<UpstreamAuth, { kind: "oauth_client_credentials" }>,
+  env: Env,
+): Promise<string> {
   const cacheKey = cacheKeyOf(upstreamId, auth);
   const hit = tokens.get(cacheKey);
   if (hit && hit.expiresAt > Date.now()) return hit.token;
@@ -31,7 +36,13 @@ async function clientCredentialsToken(upstreamId: string, auth: Extract<Upstream
   // Loopback HTTP only in development, as for every other URL.
   const insecure = issuer.protocol === "http:" && !isProduction(env) && isLoopbackHost(issuer.hostname);
   try {
-    const config = await oidc.discovery(issuer, auth.clientId, secretValue(auth.clientSecretEnv, env), undefined, insecure ? { execute: [oidc.allowInsecureRequests] } : undefined);
+    const config = await oidc.discovery(
+      issuer,
+      auth.clientId,
+      secretValue(auth.clientSecretEnv, env),
+      undefined,
+      insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+    );
     const grant = await oidc.clientCredentialsGrant(config, auth.scope ? { scope: auth.scope } : {});
     const lifetime = Math.max(0, (grant.expires_in ?? 60) - 30) * 1000;
     tokens.set(cacheKey, { token: grant.access_token, expiresAt: Date.now() + lifetime });

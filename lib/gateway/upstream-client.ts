@@ -6,7 +6,13 @@
 // contact feeds the health the console shows (per instance, in memory).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, type ElicitRequest, type ElicitResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ElicitationCompleteNotificationSchema,
+  ElicitRequestSchema,
+  type ElicitRequest,
+  type ElicitResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { Upstream } from "@/db/schema";
 import { SERVER_VERSION } from "@/lib/policy/flows";
 import { IDENTITY_HEADER, signIdentityAssertion, type AssertedIdentity } from "./identity-assertion";
@@ -27,9 +33,16 @@ export interface UpstreamSession {
   close(): Promise<void>;
 }
 
-export async function openUpstream(row: Upstream, who: AssertedIdentity, handlers: { elicit?: ElicitHandler; completed?: (elicitationId: string) => void } = {}): Promise<UpstreamSession> {
+export async function openUpstream(
+  row: Upstream,
+  who: AssertedIdentity,
+  handlers: { elicit?: ElicitHandler; completed?: (elicitationId: string) => void } = {},
+): Promise<UpstreamSession> {
   const headers = { ...(await upstreamAuthHeaders(row.id, authOf(row))), [IDENTITY_HEADER]: await signIdentityAssertion(who) };
-  const client = new Client({ name: "elicitation-gateway", version: SERVER_VERSION }, { capabilities: { elicitation: { form: {}, url: {} } } });
+  const client = new Client(
+    { name: "elicitation-gateway", version: SERVER_VERSION },
+    { capabilities: { elicitation: { form: {}, url: {} } } },
+  );
   client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
     // No handler (a tools/list contact): nothing is ever shown to anyone; the upstream gets a decline.
     if (!handlers.elicit) return { action: "decline" };

@@ -42,9 +42,15 @@ export function forgetUpstreamRevision(id?: string): void {
 
 async function probe(row: Upstream): Promise<UpstreamRevision> {
   const started = performance.now();
-  const client = new Client({ name: "elicitation-gateway", version: SERVER_VERSION }, { capabilities: {}, versionNegotiation: { mode: "auto" } });
+  const client = new Client(
+    { name: "elicitation-gateway", version: SERVER_VERSION },
+    { capabilities: {}, versionNegotiation: { mode: "auto" } },
+  );
   const transport = new StreamableHTTPClientTransport(new URL(row.url), {
-    requestInit: { headers: await gatewayHeaders(row, { subject: "gateway", tenant: "gateway", upstreamId: row.id, clientId: "" }), redirect: "error" },
+    requestInit: {
+      headers: await gatewayHeaders(row, { subject: "gateway", tenant: "gateway", upstreamId: row.id, clientId: "" }),
+      redirect: "error",
+    },
   });
   try {
     await client.connect(transport, { timeout: PROBE_TIMEOUT_MS });
@@ -80,7 +86,10 @@ export async function openForwardSession(row: Upstream, who: AssertedIdentity, h
   return {
     revision: LEGACY_REVISION,
     reused: lease.reused,
-    callTool: async (name, args, signal) => (await lease.run(() => lease.client.callTool({ name, arguments: args }, undefined, { signal, timeout: 2 ** 31 - 1 }))) as Awaited<ReturnType<ForwardSession["callTool"]>>,
+    callTool: async (name, args, signal) =>
+      (await lease.run(() => lease.client.callTool({ name, arguments: args }, undefined, { signal, timeout: 2 ** 31 - 1 }))) as Awaited<
+        ReturnType<ForwardSession["callTool"]>
+      >,
     release: (opts) => lease.release(opts),
   };
 }
@@ -94,7 +103,16 @@ export async function toolsOfUpstream(row: Upstream): Promise<Tool[]> {
   if (hit && hit.url === row.url && Date.now() - hit.at < TOOLS_TTL_MS) return hit.tools;
   const started = performance.now();
   const tools = listModernTools(row).then(
-    (list) => (recordContact(row.id, { ok: true, latencyMs: performance.now() - started, tools: list.tools.length, revision: MODERN_REVISION, notice: list.notice ?? null }), list.tools),
+    (list) => (
+      recordContact(row.id, {
+        ok: true,
+        latencyMs: performance.now() - started,
+        tools: list.tools.length,
+        revision: MODERN_REVISION,
+        notice: list.notice ?? null,
+      }),
+      list.tools
+    ),
     (err: unknown) => {
       modernTools.delete(row.id);
       recordContact(row.id, { ok: false, latencyMs: performance.now() - started, error: describeFailure(err) });

@@ -5,7 +5,15 @@ const text = (v: FormDataEntryValue | null) => (typeof v === "string" && v !== "
 
 export function upstreamFromForm(form: FormData): Record<string, unknown> {
   const kind = text(form.get("authKind")) ?? "none";
-  const auth = kind === "header" ? { kind, header: text(form.get("header")), secretEnv: text(form.get("secretEnv")), ...(text(form.get("prefix")) ? { prefix: text(form.get("prefix")) } : {}) } : { kind };
+  const auth =
+    kind === "header"
+      ? {
+          kind,
+          header: text(form.get("header")),
+          secretEnv: text(form.get("secretEnv")),
+          ...(text(form.get("prefix")) ? { prefix: text(form.get("prefix")) } : {}),
+        }
+      : { kind };
   return {
     id: text(form.get("id")),
     displayName: text(form.get("displayName")),

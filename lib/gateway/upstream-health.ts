@@ -42,5 +42,16 @@ export function recordContact(id: string, c: Contact): void {
 }
 
 export function healthOf(id: string): Health {
-  return health.get(id) ?? { reachable: null, tools: null, latencyMs: null, lastError: null, lastErrorAt: null, checkedAt: null, revision: null, toolsNotice: null };
+  return (
+    health.get(id) ?? {
+      reachable: null,
+      tools: null,
+      latencyMs: null,
+      lastError: null,
+      lastErrorAt: null,
+      checkedAt: null,
+      revision: null,
+      toolsNotice: null,
+    }
+  );
 }

@@ -10,15 +10,30 @@ import { checkUrl, isLoopbackHost } from "@/lib/policy/url-check";
 import { profileDisplayNameSchema } from "@/lib/policy/profile-id";
 
 export const UPSTREAM_ID_PATTERN = /^[a-z][a-z0-9]{1,23}$/;
-export const upstreamIdSchema = z.string().regex(UPSTREAM_ID_PATTERN, "an upstream id is 2 to 24 lower-case letters and digits, starting with a letter");
+export const upstreamIdSchema = z
+  .string()
+  .regex(UPSTREAM_ID_PATTERN, "an upstream id is 2 to 24 lower-case letters and digits, starting with a letter");
 
 /** Only variables with this prefix may be named as an upstream's secret: never the app's own keys. */
 export const UPSTREAM_SECRET_ENV_PATTERN = /^UPSTREAM_SECRET_[A-Z0-9_]{1,60}$/;
-const secretEnvSchema = z.string().regex(UPSTREAM_SECRET_ENV_PATTERN, "name a configuration variable UPSTREAM_SECRET_<NAME> (upper-case letters, digits, underscores)");
+const secretEnvSchema = z
+  .string()
+  .regex(UPSTREAM_SECRET_ENV_PATTERN, "name a configuration variable UPSTREAM_SECRET_<NAME> (upper-case letters, digits, underscores)");
 
 const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
 // Headers the gateway sets itself or that would change how the request is routed or read.
-const RESERVED_HEADERS = new Set(["host", "content-type", "content-length", "accept", "mcp-session-id", "mcp-protocol-version", "x-gateway-identity", "cookie", "transfer-encoding", "connection"]);
+const RESERVED_HEADERS = new Set([
+  "host",
+  "content-type",
+  "content-length",
+  "accept",
+  "mcp-session-id",
+  "mcp-protocol-version",
+  "x-gateway-identity",
+  "cookie",
+  "transfer-encoding",
+  "connection",
+]);
 
 const MAX_TEXT = 200;
 const boundedText = (max = MAX_TEXT) => z.string().max(max).refine(hasNoControlCharacters, NO_CONTROL_MESSAGE);
@@ -28,13 +43,15 @@ export class UpstreamUrlError extends Error {
 }
 
 // 169.254.0.0/16 (cloud metadata), 0.0.0.0/8, IPv6 link-local and unspecified, IPv4-mapped forms.
-const FORBIDDEN_HOST = /^(?:169\.254\.\d{1,3}\.\d{1,3}|0(?:\.\d{1,3}){3}|\[?(?:fe[89ab][0-9a-f]:[^\]]*|::|::ffff:[^\]]*)\]?|metadata\.google\.internal)$/i;
+const FORBIDDEN_HOST =
+  /^(?:169\.254\.\d{1,3}\.\d{1,3}|0(?:\.\d{1,3}){3}|\[?(?:fe[89ab][0-9a-f]:[^\]]*|::|::ffff:[^\]]*)\]?|metadata\.google\.internal)$/i;
 
 /** The upstream's endpoint: passes the URL check (warnings refused), no metadata or link-local host. */
 export function checkUpstreamUrl(raw: string, dev = !isProduction()): string {
   const check = checkUrl(raw, { dev });
   const url = URL.canParse(raw) ? new URL(raw) : undefined;
-  if (url && FORBIDDEN_HOST.test(url.hostname)) throw new UpstreamUrlError(`${raw}: link-local, metadata and unspecified addresses are never upstreams`);
+  if (url && FORBIDDEN_HOST.test(url.hostname))
+    throw new UpstreamUrlError(`${raw}: link-local, metadata and unspecified addresses are never upstreams`);
   if (check.verdict !== "allow") throw new UpstreamUrlError(`${raw}: ${check.reasons.map((r) => r.detail).join("; ")}`);
   if (url!.hash) throw new UpstreamUrlError(`${raw}: no fragment in an endpoint URL`);
   return url!.toString();
@@ -51,30 +68,39 @@ export function checkLinkOrigin(raw: string, dev = !isProduction()): string {
   return url.origin;
 }
 
-const urlField = z.string().max(2048).transform((s, ctx) => {
-  try {
-    return checkUpstreamUrl(s);
-  } catch (err) {
-    ctx.addIssue({ code: "custom", message: (err as Error).message });
-    return z.NEVER;
-  }
-});
+const urlField = z
+  .string()
+  .max(2048)
+  .transform((s, ctx) => {
+    try {
+      return checkUpstreamUrl(s);
+    } catch (err) {
+      ctx.addIssue({ code: "custom", message: (err as Error).message });
+      return z.NEVER;
+    }
+  });
 
-const originField = z.string().max(300).transform((s, ctx) => {
-  try {
-    return checkLinkOrigin(s);
-  } catch (err) {
-    ctx.addIssue({ code: "custom", message: (err as Error).message });
-    return z.NEVER;
-  }
-});
+const originField = z
+  .string()
+  .max(300)
+  .transform((s, ctx) => {
+    try {
+      return checkLinkOrigin(s);
+    } catch (err) {
+      ctx.addIssue({ code: "custom", message: (err as Error).message });
+      return z.NEVER;
+    }
+  });
 
 export const upstreamAuthSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("none") }).strict(),
   z
     .object({
       kind: z.literal("header"),
-      header: z.string().regex(HEADER_NAME, "a header name is letters, digits and hyphens").refine((h) => !RESERVED_HEADERS.has(h.toLowerCase()), "that header is set by the gateway itself"),
+      header: z
+        .string()
+        .regex(HEADER_NAME, "a header name is letters, digits and hyphens")
+        .refine((h) => !RESERVED_HEADERS.has(h.toLowerCase()), "that header is set by the gateway itself"),
       secretEnv: secretEnvSchema,
       // e.g. "Bearer ": put before the secret's value.
       prefix: boundedText(32).optional(),
@@ -86,7 +112,10 @@ export const upstreamAuthSchema = z.discriminatedUnion("kind", [
       issuer: urlField,
       clientId: z.string().regex(/^[\x21-\x7e]{1,200}$/, "a client id is printable ASCII without spaces"),
       clientSecretEnv: secretEnvSchema,
-      scope: z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,100}(?: [\x21\x23-\x5b\x5d-\x7e]{1,100}){0,19}$/, "space-separated scope tokens").optional(),
+      scope: z
+        .string()
+        .regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,100}(?: [\x21\x23-\x5b\x5d-\x7e]{1,100}){0,19}$/, "space-separated scope tokens")
+        .optional(),
     })
     .strict(),
 ]);
@@ -105,9 +134,20 @@ const FIELDS = {
   displayName: profileDisplayNameSchema,
   url: urlField,
   auth: upstreamAuthSchema,
-  tenants: z.array(TENANT).min(1, "name at least one tenant").max(100).transform((a) => [...new Set(a)].sort()),
-  exposedTools: z.array(TOOL).min(1, "expose at least one tool, or *").max(200).transform((a) => [...new Set(a)].sort()),
-  urlOrigins: z.array(originField).max(50).transform((a) => [...new Set(a)].sort()),
+  tenants: z
+    .array(TENANT)
+    .min(1, "name at least one tenant")
+    .max(100)
+    .transform((a) => [...new Set(a)].sort()),
+  exposedTools: z
+    .array(TOOL)
+    .min(1, "expose at least one tool, or *")
+    .max(200)
+    .transform((a) => [...new Set(a)].sort()),
+  urlOrigins: z
+    .array(originField)
+    .max(50)
+    .transform((a) => [...new Set(a)].sort()),
 };
 
 export const upstreamInput = z

@@ -35,7 +35,8 @@ export class UpstreamPlainError extends Error {
  */
 function asForwardError(err: unknown): unknown {
   if (err instanceof ProtocolError) return new McpError(err.code, err.message, err.data);
-  if (err instanceof SdkError && err.code === SdkErrorCode.InputRequiredRoundsExceeded) return new UpstreamPlainError(`it asked for input more than ${MAX_INPUT_ROUNDS} rounds in one call`);
+  if (err instanceof SdkError && err.code === SdkErrorCode.InputRequiredRoundsExceeded)
+    return new UpstreamPlainError(`it asked for input more than ${MAX_INPUT_ROUNDS} rounds in one call`);
   return err;
 }
 
@@ -54,11 +55,19 @@ export async function gatewayHeaders(row: Upstream, who: AssertedIdentity): Prom
   return { ...(await upstreamAuthHeaders(row.id, authOf(row))), [IDENTITY_HEADER]: await signIdentityAssertion(who) };
 }
 
-async function connectModern(row: Upstream, who: AssertedIdentity, elicit?: ModernElicitHandler): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function connectModern(
+  row: Upstream,
+  who: AssertedIdentity,
+  elicit?: ModernElicitHandler,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const headers = await gatewayHeaders(row, who);
   const client = new Client(
     { name: "elicitation-gateway", version: SERVER_VERSION },
-    { capabilities: { elicitation: { form: {}, url: {} } }, versionNegotiation: { mode: { pin: MODERN_REVISION } }, inputRequired: { maxRounds: MAX_INPUT_ROUNDS } },
+    {
+      capabilities: { elicitation: { form: {}, url: {} } },
+      versionNegotiation: { mode: { pin: MODERN_REVISION } },
+      inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
+    },
   );
   let queue: Promise<unknown> = Promise.resolve();
   client.setRequestHandler("elicitation/create", async (req, ctx) => {
@@ -73,7 +82,12 @@ async function connectModern(row: Upstream, who: AssertedIdentity, elicit?: Mode
   return { client, transport };
 }
 
-export async function openModernUpstream(row: Upstream, who: AssertedIdentity, elicit: ModernElicitHandler, transportError?: (err: Error) => void): Promise<ForwardSession> {
+export async function openModernUpstream(
+  row: Upstream,
+  who: AssertedIdentity,
+  elicit: ModernElicitHandler,
+  transportError?: (err: Error) => void,
+): Promise<ForwardSession> {
   const { client } = await connectModern(row, who, elicit);
   // Transport errors after which no answer can come (the caller fails the call).
   if (transportError) client.onerror = transportError;

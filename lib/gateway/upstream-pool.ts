@@ -70,7 +70,17 @@ interface Entry {
 
 /** Everything about a row that must match for a pooled session to be reused. */
 export function rowFingerprint(row: Upstream): string {
-  return canonicalize({ id: row.id, createdAt: row.createdAt.toISOString(), displayName: row.displayName, url: row.url, authKind: row.authKind, auth: row.auth, tenants: row.tenants, exposedTools: row.exposedTools, urlOrigins: row.urlOrigins })!;
+  return canonicalize({
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    displayName: row.displayName,
+    url: row.url,
+    authKind: row.authKind,
+    auth: row.auth,
+    tenants: row.tenants,
+    exposedTools: row.exposedTools,
+    urlOrigins: row.urlOrigins,
+  })!;
 }
 
 function keyOf(who: AssertedIdentity): string {
@@ -149,8 +159,23 @@ export class UpstreamPool {
 
   private async open(row: Upstream, who: AssertedIdentity, fingerprint: string, key: string, pooled: boolean): Promise<Entry> {
     const auth = authOf(row);
-    const client = new Client({ name: "elicitation-gateway", version: SERVER_VERSION }, { capabilities: { elicitation: { form: {}, url: {} } } });
-    const entry: Entry = { key, upstreamId: row.id, fingerprint, client, transport: undefined as never, createdAt: this.now(), lastUsed: this.now(), calls: new Set(), routes: new Map(), retired: false, pooled };
+    const client = new Client(
+      { name: "elicitation-gateway", version: SERVER_VERSION },
+      { capabilities: { elicitation: { form: {}, url: {} } } },
+    );
+    const entry: Entry = {
+      key,
+      upstreamId: row.id,
+      fingerprint,
+      client,
+      transport: undefined as never,
+      createdAt: this.now(),
+      lastUsed: this.now(),
+      calls: new Set(),
+      routes: new Map(),
+      retired: false,
+      pooled,
+    };
     // The gateway's credential and a fresh assertion on every request; the client's token never.
     const send = async (url: string | URL, init?: RequestInit): Promise<Response> => {
       const headers = new Headers(init?.headers);
@@ -181,7 +206,10 @@ export class UpstreamPool {
       // and that call is this same person's. Otherwise nobody is asked and the upstream gets a decline.
       const call = routed ?? (entry.calls.size === 1 ? [...entry.calls][0] : undefined);
       if (!call?.elicit) {
-        logger.warn({ event: "gateway.elicitation_unrouted", upstream: entry.upstreamId, calls: entry.calls.size }, "an upstream elicitation matched no call in flight; declined");
+        logger.warn(
+          { event: "gateway.elicitation_unrouted", upstream: entry.upstreamId, calls: entry.calls.size },
+          "an upstream elicitation matched no call in flight; declined",
+        );
         return { action: "decline" };
       }
       return call.elicit(req.params, id);

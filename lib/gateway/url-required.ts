@@ -85,17 +85,34 @@ export async function bridgeUrlRequired(
   const who = `${call.upstream.displayName} (${call.upstream.id})`;
   const stop = (text: string, outcome: string): UrlRequiredOutcome => ({
     kind: "stop",
-    result: { content: [{ type: "text", text: `Not done: ${text}${call.notes.length ? " " + call.notes.join(" ") : ""}` }], structuredContent: { outcome, upstream: call.upstream.id }, isError: true },
+    result: {
+      content: [{ type: "text", text: `Not done: ${text}${call.notes.length ? " " + call.notes.join(" ") : ""}` }],
+      structuredContent: { outcome, upstream: call.upstream.id },
+      isError: true,
+    },
   });
-  if (urls === "malformed") return stop(`${who} asked for a link to be opened, but its request was malformed (at most ${MAX_REQUIRED_URLS} URL elicitations, each with a message, a URL and an id); the gateway showed nothing.`, "url_required_malformed");
+  if (urls === "malformed")
+    return stop(
+      `${who} asked for a link to be opened, but its request was malformed (at most ${MAX_REQUIRED_URLS} URL elicitations, each with a message, a URL and an id); the gateway showed nothing.`,
+      "url_required_malformed",
+    );
   // The same prerequisite again after the retry (the loop the spec warns of), or too many rounds.
-  if (round >= MAX_URL_REQUIRED_ROUNDS || urls.some((u) => deps.watch.asked.has(u.elicitationId))) return stop(`${who} asked again for a link to be opened after the gateway retried the call; it was not asked again. Finish what the earlier link asked for, then call ${deps.exposedName} again.`, "url_required_repeated");
+  if (round >= MAX_URL_REQUIRED_ROUNDS || urls.some((u) => deps.watch.asked.has(u.elicitationId)))
+    return stop(
+      `${who} asked again for a link to be opened after the gateway retried the call; it was not asked again. Finish what the earlier link asked for, then call ${deps.exposedName} again.`,
+      "url_required_repeated",
+    );
   const accepted: Array<{ upstreamId: string }> = [];
   for (const u of urls) {
     deps.watch.asked.add(u.elicitationId);
     // The same path as an elicitation/create in URL mode: the record's request id names the -32042.
-    const answer = await bridgeElicitation(call, { mode: "url", message: u.message, url: u.url, elicitationId: u.elicitationId }, `-32042:${u.elicitationId}`);
-    if (answer.action !== "accept") return stop(`${who} needs a link to be opened before it can do this, and it was not opened.`, "url_required_not_opened");
+    const answer = await bridgeElicitation(
+      call,
+      { mode: "url", message: u.message, url: u.url, elicitationId: u.elicitationId },
+      `-32042:${u.elicitationId}`,
+    );
+    if (answer.action !== "accept")
+      return stop(`${who} needs a link to be opened before it can do this, and it was not opened.`, "url_required_not_opened");
     accepted.push({ upstreamId: u.elicitationId });
   }
   const timeoutMs = call.ask.config.formTimeoutMs;
@@ -104,8 +121,16 @@ export async function bridgeUrlRequired(
     for (const a of accepted) {
       if (!(await deps.watch.wait(a.upstreamId, timeoutMs, deps.signal))) {
         const recordId = call.urlIds.get(a.upstreamId);
-        if (recordId) await transition(call.ask.db, recordId, { move: "upstreamSettle", to: "failed", reason: `the upstream did not report completion within ${Math.round(timeoutMs / 1000)} s` });
-        return stop(`${who} did not confirm that the link was completed. When you have finished there, call ${deps.exposedName} again.`, "url_required_incomplete");
+        if (recordId)
+          await transition(call.ask.db, recordId, {
+            move: "upstreamSettle",
+            to: "failed",
+            reason: `the upstream did not report completion within ${Math.round(timeoutMs / 1000)} s`,
+          });
+        return stop(
+          `${who} did not confirm that the link was completed. When you have finished there, call ${deps.exposedName} again.`,
+          "url_required_incomplete",
+        );
       }
     }
   } finally {

@@ -9,7 +9,8 @@ export function jsonDepthExceeds(value: unknown, max = MAX_JSON_DEPTH): boolean 
     const [v, depth] = stack.pop()!;
     if (v === null || typeof v !== "object") continue;
     if (depth > max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }
   return false;
 }

@@ -27,7 +27,10 @@ function valuesOf(raw: RawSearchParams, key: string): string[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
-export function parseSearchParams<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>, raw: RawSearchParams): ParsedSearchParams<z.infer<z.ZodObject<Shape>>> {
+export function parseSearchParams<Shape extends z.ZodRawShape>(
+  schema: z.ZodObject<Shape>,
+  raw: RawSearchParams,
+): ParsedSearchParams<z.infer<z.ZodObject<Shape>>> {
   const fieldErrors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   const input: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const key of Object.keys(schema.shape)) {

@@ -5,7 +5,25 @@ import { isSpanContextValid, trace } from "@opentelemetry/api";
 import pino from "pino";
 import { readSetting } from "@/lib/config/schema";
 
-const SENSITIVE = ["value", "values", "content", "answer", "token", "accessToken", "access_token", "refreshToken", "idToken", "secret", "password", "authorization", "cookie", "code", "code_verifier", "state", "nonce"];
+const SENSITIVE = [
+  "value",
+  "values",
+  "content",
+  "answer",
+  "token",
+  "accessToken",
+  "access_token",
+  "refreshToken",
+  "idToken",
+  "secret",
+  "password",
+  "authorization",
+  "cookie",
+  "code",
+  "code_verifier",
+  "state",
+  "nonce",
+];
 
 export const REDACT_PATHS = [
   ...SENSITIVE,

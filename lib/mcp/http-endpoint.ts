@@ -75,7 +75,15 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       const failure = storeFailureOf(err);
       if (!failure) throw err;
       logger.error({ event: "mcp.store_failure", store: failure }, "MCP request failed on the store");
-      if (!res.headersSent) writeJsonRpcError(res, 503, -32603, `service unavailable: ${storeFailureText(failure)}; nothing was done, retry in a moment`, undefined, { "retry-after": "2" });
+      if (!res.headersSent)
+        writeJsonRpcError(
+          res,
+          503,
+          -32603,
+          `service unavailable: ${storeFailureText(failure)}; nothing was done, retry in a moment`,
+          undefined,
+          { "retry-after": "2" },
+        );
       else res.end();
     }
   };
@@ -119,7 +127,11 @@ function endpointHandler(options: McpEndpointOptions, modern: ModernEndpoint) {
       // request without it is taken as the session's version, as the transport itself does.
       const claimed = req.headers["mcp-protocol-version"];
       if (claimed !== undefined && claimed !== live.protocolVersion) {
-        return fail(400, -32000, `Bad Request: MCP-Protocol-Version ${String(claimed).slice(0, 40)} does not match this session's negotiated version ${live.protocolVersion}`);
+        return fail(
+          400,
+          -32000,
+          `Bad Request: MCP-Protocol-Version ${String(claimed).slice(0, 40)} does not match this session's negotiated version ${live.protocolVersion}`,
+        );
       }
       live.principal = principal;
       track(live, req, res, body);
@@ -135,7 +147,8 @@ function endpointHandler(options: McpEndpointOptions, modern: ModernEndpoint) {
     if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
       return fail(406, -32000, "Not Acceptable: Client must accept both application/json and text/event-stream");
     }
-    if (!isJsonContentType(req.headers["content-type"] ?? null)) return fail(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+    if (!isJsonContentType(req.headers["content-type"] ?? null))
+      return fail(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     const init = body;
     const db = await options.db();
     const requested = init.params.protocolVersion;
@@ -159,12 +172,24 @@ function endpointHandler(options: McpEndpointOptions, modern: ModernEndpoint) {
     );
     if (!admitted.ok) {
       logger.info({ event: "mcp.session_cap", open: admitted.open }, "session refused: subject at its cap");
-      return fail(429, -32000, `too many open sessions: this account already has ${admitted.open} (the limit); close one (HTTP DELETE) or retry after ${admitted.retryAfterSeconds} s, when the oldest idle one is closed`, {
-        "retry-after": String(admitted.retryAfterSeconds),
-      });
+      return fail(
+        429,
+        -32000,
+        `too many open sessions: this account already has ${admitted.open} (the limit); close one (HTTP DELETE) or retry after ${admitted.retryAfterSeconds} s, when the oldest idle one is closed`,
+        {
+          "retry-after": String(admitted.retryAfterSeconds),
+        },
+      );
     }
     const now = Date.now();
-    const live = { principal, lastActivity: now, persistedActivity: now, inFlight: 0, presence: clientPresence(), protocolVersion } as LiveSession;
+    const live = {
+      principal,
+      lastActivity: now,
+      persistedActivity: now,
+      inFlight: 0,
+      presence: clientPresence(),
+      protocolVersion,
+    } as LiveSession;
     live.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: (sessionId) => {
@@ -181,7 +206,14 @@ function endpointHandler(options: McpEndpointOptions, modern: ModernEndpoint) {
       live.presence.end();
       if (live.transport.sessionId) sessions.delete(live.transport.sessionId);
     };
-    live.server = buildMcpServer({ principal: live.principal, db, policy: options.policy ?? directPolicy(db), sessionId: () => live.transport.sessionId, protocolVersion: () => protocolVersion, clientGone: (requestId) => live.presence.signal(requestId) });
+    live.server = buildMcpServer({
+      principal: live.principal,
+      db,
+      policy: options.policy ?? directPolicy(db),
+      sessionId: () => live.transport.sessionId,
+      protocolVersion: () => protocolVersion,
+      clientGone: (requestId) => live.presence.signal(requestId),
+    });
     await live.server.connect(live.transport);
     track(live, req, res, body);
     try {
@@ -198,5 +230,11 @@ function endpointHandler(options: McpEndpointOptions, modern: ModernEndpoint) {
 
 function authInfo(p: McpPrincipal) {
   // The token itself is not passed on: nothing downstream of this check needs it.
-  return { token: "[verified]", clientId: p.clientId, scopes: p.scopes, expiresAt: p.expiresAt, extra: { subject: p.subject, tenant: p.tenant } };
+  return {
+    token: "[verified]",
+    clientId: p.clientId,
+    scopes: p.scopes,
+    expiresAt: p.expiresAt,
+    extra: { subject: p.subject, tenant: p.tenant },
+  };
 }

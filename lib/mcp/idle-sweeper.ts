@@ -27,7 +27,10 @@ export function sweepInterval(idleMs: number): number {
   return Math.max(50, Math.min(30_000, Math.floor(idleMs / 4)));
 }
 
-export async function sweepIdleSessions<S extends SweptSession>(options: IdleSweeperOptions<S>, now = Date.now()): Promise<{ evicted: number }> {
+export async function sweepIdleSessions<S extends SweptSession>(
+  options: IdleSweeperOptions<S>,
+  now = Date.now(),
+): Promise<{ evicted: number }> {
   const stale: Array<[string, S]> = [];
   const seen: string[] = [];
   for (const [id, s] of options.sessions) {
@@ -52,7 +55,12 @@ export function startIdleSweeper<S extends SweptSession>(options: IdleSweeperOpt
     if (running) return;
     running = true;
     sweepIdleSessions(options)
-      .catch((err: unknown) => logger.warn({ event: "mcp.sweep_failed", error: err instanceof Error ? err.name : "error" }, "idle session sweep failed; will retry"))
+      .catch((err: unknown) =>
+        logger.warn(
+          { event: "mcp.sweep_failed", error: err instanceof Error ? err.name : "error" },
+          "idle session sweep failed; will retry",
+        ),
+      )
       .finally(() => (running = false));
   }, sweepInterval(options.idleMs));
   timer.unref();

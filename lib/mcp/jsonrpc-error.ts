@@ -24,7 +24,14 @@ export function jsonRpcErrorBody(body: unknown, code: number, message: string): 
   return error(idOf(body) ?? null);
 }
 
-export function writeJsonRpcError(res: http.ServerResponse, status: number, code: number, message: string, body: unknown = undefined, headers: Record<string, string> = {}): void {
+export function writeJsonRpcError(
+  res: http.ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  body: unknown = undefined,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(jsonRpcErrorBody(body, code, message)));
 }

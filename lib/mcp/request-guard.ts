@@ -49,7 +49,12 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
 }
 
 function isJsonRpcResponse(body: unknown): boolean {
-  return typeof body === "object" && body !== null && !Object.hasOwn(body, "method") && (Object.hasOwn(body, "result") || Object.hasOwn(body, "error"));
+  return (
+    typeof body === "object" &&
+    body !== null &&
+    !Object.hasOwn(body, "method") &&
+    (Object.hasOwn(body, "result") || Object.hasOwn(body, "error"))
+  );
 }
 
 /** Runs the checks; on refusal the response is already written and `{ ok: false }` returned. */
@@ -64,7 +69,8 @@ export async function guardMcpRequest(req: http.IncomingMessage, res: http.Serve
       if (err instanceof BodyTooLarge) {
         res.shouldKeepAlive = false;
         writeJsonRpcError(res, 413, -32600, "request too large", undefined, { connection: "close" });
-      } else if (err instanceof TooDeep) writeJsonRpcError(res, 400, -32600, `invalid request: JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+      } else if (err instanceof TooDeep)
+        writeJsonRpcError(res, 400, -32600, `invalid request: JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
       else writeJsonRpcError(res, 400, -32700, "parse error: body is not JSON");
       return { ok: false };
     }
@@ -93,7 +99,9 @@ export async function guardMcpRequest(req: http.IncomingMessage, res: http.Serve
   } catch (err) {
     const bearer = err instanceof BearerError ? err : undefined;
     logger.info({ event: "mcp.auth_refused", reason: bearer?.message ?? "verifier error" }, "bearer refused");
-    return refuse(401, -32001, bearer ? `unauthorized: ${bearer.message}` : "unauthorized", { "www-authenticate": bearerChallenge(options.resource, bearer) });
+    return refuse(401, -32001, bearer ? `unauthorized: ${bearer.message}` : "unauthorized", {
+      "www-authenticate": bearerChallenge(options.resource, bearer),
+    });
   }
   // A JSON-RPC response (no method; a result or an error) is the client's answer to a request this
   // server sent, an elicitation above all: refusing it for the subject's rate would drop a person's

@@ -11,7 +11,8 @@ export function requestStateKey(env: Env = process.env): Buffer {
   const configured = env.MCP_REQUEST_STATE_KEY?.trim();
   if (configured) {
     const key = Buffer.from(configured, "base64");
-    if (key.length !== 32 || !/^[A-Za-z0-9+/_-]+=*$/.test(configured)) throw new Error("MCP_REQUEST_STATE_KEY must be 32 bytes, base64-encoded");
+    if (key.length !== 32 || !/^[A-Za-z0-9+/_-]+=*$/.test(configured))
+      throw new Error("MCP_REQUEST_STATE_KEY must be 32 bytes, base64-encoded");
     return key;
   }
   if (isProduction(env)) throw new Error("APP_ENV=production needs MCP_REQUEST_STATE_KEY");

@@ -43,13 +43,16 @@ export class RequestStateTooLargeError extends Error {
   }
 }
 
-export type StateRefusal = "malformed" | "altered" | "expired" | "other_user" | "other_tenant" | "other_client" | "other_tool" | "other_arguments";
+export type StateRefusal =
+  "malformed" | "altered" | "expired" | "other_user" | "other_tenant" | "other_client" | "other_tool" | "other_arguments";
 
 /** On `expired` the claims are given too: the state was this caller's, so its record can be closed. */
 export type OpenedState = { ok: true; claims: RequestStateClaims } | { ok: false; reason: StateRefusal; claims?: RequestStateClaims };
 
 export function argumentsHash(args: unknown): string {
-  return createHash("sha256").update(canonicalize(args ?? {})).digest("hex");
+  return createHash("sha256")
+    .update(canonicalize(args ?? {}))
+    .digest("hex");
 }
 
 export function sealRequestState(key: Buffer, claims: RequestStateClaims): string {
@@ -57,7 +60,20 @@ export function sealRequestState(key: Buffer, claims: RequestStateClaims): strin
   const cipher = createCipheriv("aes-256-gcm", key, iv);
   cipher.setAAD(AAD);
   const carried = claims.carried?.length ? { c: claims.carried.map((x) => ({ n: x.needKey, r: x.recordId, v: x.content })) } : {};
-  const body = Buffer.from(JSON.stringify({ s: claims.subject, t: claims.tenant, z: claims.clientId, o: claims.tool, a: claims.argsHash, r: claims.recordId, n: claims.needKey, k: claims.kind, e: claims.expiresAt, ...carried }));
+  const body = Buffer.from(
+    JSON.stringify({
+      s: claims.subject,
+      t: claims.tenant,
+      z: claims.clientId,
+      o: claims.tool,
+      a: claims.argsHash,
+      r: claims.recordId,
+      n: claims.needKey,
+      k: claims.kind,
+      e: claims.expiresAt,
+      ...carried,
+    }),
+  );
   const ciphertext = Buffer.concat([cipher.update(body), cipher.final()]);
   const state = `${VERSION}.${Buffer.concat([iv, ciphertext, cipher.getAuthTag()]).toString("base64url")}`;
   if (state.length > MAX_REQUEST_STATE_LENGTH) throw new RequestStateTooLargeError();
@@ -86,8 +102,29 @@ function decode(key: Buffer, state: string): RequestStateClaims | StateRefusal {
   // Authenticated, so ours; the shape is still checked rather than trusted.
   const v = JSON.parse(plain.toString("utf8")) as Record<string, unknown>;
   const str = (x: unknown) => (typeof x === "string" ? x : undefined);
-  const claims = { subject: str(v.s), tenant: str(v.t), clientId: str(v.z), tool: str(v.o), argsHash: str(v.a), recordId: str(v.r), needKey: str(v.n), kind: v.k, expiresAt: v.e };
-  if (!claims.subject || !claims.tenant || claims.clientId === undefined || !claims.tool || !claims.argsHash || !claims.recordId || !claims.needKey || (claims.kind !== "form" && claims.kind !== "url") || typeof claims.expiresAt !== "number") return "malformed";
+  const claims = {
+    subject: str(v.s),
+    tenant: str(v.t),
+    clientId: str(v.z),
+    tool: str(v.o),
+    argsHash: str(v.a),
+    recordId: str(v.r),
+    needKey: str(v.n),
+    kind: v.k,
+    expiresAt: v.e,
+  };
+  if (
+    !claims.subject ||
+    !claims.tenant ||
+    claims.clientId === undefined ||
+    !claims.tool ||
+    !claims.argsHash ||
+    !claims.recordId ||
+    !claims.needKey ||
+    (claims.kind !== "form" && claims.kind !== "url") ||
+    typeof claims.expiresAt !== "number"
+  )
+    return "malformed";
   const carried = decodeCarried(v.c);
   if (carried === "malformed") return "malformed";
   return { ...(claims as RequestStateClaims), ...(carried.length ? { carried } : {}) };
@@ -106,7 +143,12 @@ function decodeCarried(raw: unknown): CarriedAnswer[] | "malformed" {
 }
 
 /** Opens a state and checks it belongs to this caller (subject, tenant, OAuth client), tool and arguments, and has not expired. */
-export function openRequestState(key: Buffer, state: string, expect: { subject: string; tenant: string; clientId: string; tool: string; argsHash: string }, now = Date.now()): OpenedState {
+export function openRequestState(
+  key: Buffer,
+  state: string,
+  expect: { subject: string; tenant: string; clientId: string; tool: string; argsHash: string },
+  now = Date.now(),
+): OpenedState {
   const claims = decode(key, state);
   if (typeof claims === "string") return { ok: false, reason: claims };
   if (claims.subject !== expect.subject) return { ok: false, reason: "other_user" };

@@ -34,7 +34,11 @@ export interface CallerFacts {
 }
 
 /** Runs one workflow for one tools/call. Store failures become a plain "Not done" result. */
-export async function runWorkflow(wf: WorkflowDefinition, caller: CallerFacts, request: { id: string; wire: WireAdapter; args: Record<string, unknown> }): Promise<CallToolResult> {
+export async function runWorkflow(
+  wf: WorkflowDefinition,
+  caller: CallerFacts,
+  request: { id: string; wire: WireAdapter; args: Record<string, unknown> },
+): Promise<CallToolResult> {
   try {
     return await invoke(wf, caller, request);
   } catch (err) {
@@ -49,18 +53,43 @@ export async function runWorkflow(wf: WorkflowDefinition, caller: CallerFacts, r
  */
 export function failedResult(tool: string, err: unknown): CallToolResult {
   const failure = storeFailureOf(err);
-  logger.error({ event: "mcp.tool_failed", tool, store: failure ?? null, error: err instanceof Error ? err.name : "error" }, "tool call failed");
-  const text = failure ? `Not done: ${storeFailureText(failure)}. Nothing was done; retry in a moment.` : "Not done: an internal error occurred. Nothing was done.";
+  logger.error(
+    { event: "mcp.tool_failed", tool, store: failure ?? null, error: err instanceof Error ? err.name : "error" },
+    "tool call failed",
+  );
+  const text = failure
+    ? `Not done: ${storeFailureText(failure)}. Nothing was done; retry in a moment.`
+    : "Not done: an internal error occurred. Nothing was done.";
   return textResult(text, { outcome: failure ? "store_unavailable" : "internal_error" }, true);
 }
 
-async function invoke(wf: WorkflowDefinition, caller: CallerFacts, request: { id: string; wire: WireAdapter; args: Record<string, unknown> }): Promise<CallToolResult> {
+async function invoke(
+  wf: WorkflowDefinition,
+  caller: CallerFacts,
+  request: { id: string; wire: WireAdapter; args: Record<string, unknown> },
+): Promise<CallToolResult> {
   const { db, policy, principal, client, modes } = caller;
   const clientName = client?.name ?? "unknown";
   // The flow comes from the verified client id only; clientInfo is recorded, never consulted.
   const flow = await resolveFlow({ db, policy, clientId: principal.clientId, issuer: caller.issuer }, wf);
-  const session = { id: caller.sessionId, clientName, clientVersion: client?.version ?? "unknown", protocolVersion: caller.protocolVersion, modes };
-  const ask: AskContext = { db, subject: principal.subject, tenantId: principal.tenant, session, request: { method: "tools/call", id: request.id, toolName: wf.name }, flow, policy, wire: request.wire, config: engineConfig() };
+  const session = {
+    id: caller.sessionId,
+    clientName,
+    clientVersion: client?.version ?? "unknown",
+    protocolVersion: caller.protocolVersion,
+    modes,
+  };
+  const ask: AskContext = {
+    db,
+    subject: principal.subject,
+    tenantId: principal.tenant,
+    session,
+    request: { method: "tools/call", id: request.id, toolName: wf.name },
+    flow,
+    policy,
+    wire: request.wire,
+    config: engineConfig(),
+  };
   const runtime: WorkflowRuntime = {
     db,
     subject: principal.subject,

@@ -57,7 +57,12 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
 
   server.registerTool(
     DESCRIBE_CAPABILITIES_TOOL.name,
-    { title: DESCRIBE_CAPABILITIES_TOOL.title, description: DESCRIBE_CAPABILITIES_TOOL.description, inputSchema: NO_ARGUMENTS_SCHEMA, annotations: DESCRIBE_CAPABILITIES_TOOL.annotations },
+    {
+      title: DESCRIBE_CAPABILITIES_TOOL.title,
+      description: DESCRIBE_CAPABILITIES_TOOL.description,
+      inputSchema: NO_ARGUMENTS_SCHEMA,
+      annotations: DESCRIBE_CAPABILITIES_TOOL.annotations,
+    },
     async () => {
       const { caps, client, modes } = facts();
       const report = await describeCapabilities(ctx.policy, {
@@ -77,12 +82,30 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
 
   for (const wf of workflows) {
     // The form fields, all optional, as listed input (the same JSON Schema the modern era lists).
-    server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema: inputSchemaFor(wf), annotations: wf.annotations }, async (args, extra) => {
-      const { client, modes } = facts();
-      const caller = { principal: ctx.principal, db: ctx.db, policy: ctx.policy, sessionId: ctx.sessionId() ?? null, client, protocolVersion: ctx.protocolVersion(), modes, issuer };
-      const wire = wire20251125(server, { requestId: extra.requestId, signal: extra.signal, protocolVersion: caller.protocolVersion, clientGone: ctx.clientGone?.(extra.requestId) });
-      return runWorkflow(wf, caller, { id: String(extra.requestId), wire, args: args ?? {} });
-    });
+    server.registerTool(
+      wf.name,
+      { title: wf.title, description: wf.description, inputSchema: inputSchemaFor(wf), annotations: wf.annotations },
+      async (args, extra) => {
+        const { client, modes } = facts();
+        const caller = {
+          principal: ctx.principal,
+          db: ctx.db,
+          policy: ctx.policy,
+          sessionId: ctx.sessionId() ?? null,
+          client,
+          protocolVersion: ctx.protocolVersion(),
+          modes,
+          issuer,
+        };
+        const wire = wire20251125(server, {
+          requestId: extra.requestId,
+          signal: extra.signal,
+          protocolVersion: caller.protocolVersion,
+          clientGone: ctx.clientGone?.(extra.requestId),
+        });
+        return runWorkflow(wf, caller, { id: String(extra.requestId), wire, args: args ?? {} });
+      },
+    );
   }
   // Gateway mode: the tools of the upstreams this tenant may use, forwarded and governed (lib/gateway/).
   attachGateway(server, {
@@ -93,7 +116,8 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
     protocolVersion: ctx.protocolVersion,
     client: () => facts().client,
     modes: () => facts().modes,
-    wireFor: (requestId, signal) => wire20251125(server, { requestId, signal, protocolVersion: ctx.protocolVersion(), clientGone: ctx.clientGone?.(requestId) }),
+    wireFor: (requestId, signal) =>
+      wire20251125(server, { requestId, signal, protocolVersion: ctx.protocolVersion(), clientGone: ctx.clientGone?.(requestId) }),
     flowFor: (workflow) => resolveFlow(flowContext, { name: workflow, needs: [] }),
   });
   return server;

@@ -45,10 +45,14 @@ export async function admitSession(db: Db, facts: SessionFacts, cap: SessionCap)
           and last_seen_at > now() - ${cap.idleMs} * interval '1 millisecond'`),
     );
     const open = row?.open ?? 0;
-    if (open >= cap.maxPerSubject) return { ok: false as const, open, retryAfterSeconds: Math.max(1, Math.ceil((row?.oldest_ms ?? 1000) / 1000)) };
+    if (open >= cap.maxPerSubject)
+      return { ok: false as const, open, retryAfterSeconds: Math.max(1, Math.ceil((row?.oldest_ms ?? 1000) / 1000)) };
     const modes = declaredModes(facts.capabilities);
     // Self-declared: bounded before it is stored (lib/http/observed-text.ts).
-    const client = { clientName: observedText(facts.clientName, CLIENT_NAME_MAX), clientVersion: observedText(facts.clientVersion, CLIENT_VERSION_MAX) };
+    const client = {
+      clientName: observedText(facts.clientName, CLIENT_NAME_MAX),
+      clientVersion: observedText(facts.clientVersion, CLIENT_VERSION_MAX),
+    };
     await tx.insert(mcpSessions).values({ ...facts, ...client, formDeclared: modes.form, urlDeclared: modes.url });
     return { ok: true as const };
   });
@@ -60,13 +64,21 @@ export async function forgetSession(db: Db, id: string): Promise<void> {
 }
 
 export async function closeSession(db: Db, id: string): Promise<void> {
-  await db.update(mcpSessions).set({ closedAt: new Date() }).where(and(eq(mcpSessions.id, id), isNull(mcpSessions.closedAt)));
+  await db
+    .update(mcpSessions)
+    .set({ closedAt: new Date() })
+    .where(and(eq(mcpSessions.id, id), isNull(mcpSessions.closedAt)));
 }
 
 /** Marks sessions as still in use (throttled by the caller: not on every request). */
 export async function touchSessions(db: Db, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.execute(sql`update mcp_sessions set last_seen_at = now() where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) and closed_at is null`);
+  await db.execute(
+    sql`update mcp_sessions set last_seen_at = now() where id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )}) and closed_at is null`,
+  );
 }
 
 /** Closes sessions of any instance not seen within the idle time (an instance that died leaves them open). */

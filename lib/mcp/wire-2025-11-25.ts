@@ -4,9 +4,19 @@
 // signal. It uses the low-level request, not elicitInput, so the engine validates answers itself.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ElicitResultSchema, ErrorCode, McpError, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { WireAbortedError, WireDisconnectedError, WireRefusedError, WireTimeoutError, type FormAnswer, type WireAdapter } from "@/lib/elicitation/wire";
+import {
+  WireAbortedError,
+  WireDisconnectedError,
+  WireRefusedError,
+  WireTimeoutError,
+  type FormAnswer,
+  type WireAdapter,
+} from "@/lib/elicitation/wire";
 
-export function wire20251125(server: McpServer, origin: { requestId: RequestId; signal: AbortSignal; protocolVersion: string; clientGone?: AbortSignal }): WireAdapter {
+export function wire20251125(
+  server: McpServer,
+  origin: { requestId: RequestId; signal: AbortSignal; protocolVersion: string; clientGone?: AbortSignal },
+): WireAdapter {
   const send = async (params: Record<string, unknown>, timeoutMs: number) => {
     try {
       return await server.server.request({ method: "elicitation/create", params: params as never }, ElicitResultSchema, {

@@ -11,7 +11,13 @@
 // it) and handed back as `settled` when the workflow reaches that need again. The spec's own
 // multi-round pattern (a new requestState per round, carrying the server's progress) allows exactly
 // this; asking for both at once would not work when the second question depends on the first answer.
-import { WireCapabilityMissingError, WireSuspendedError, type CarriedAnswer, type ResumedAnswer, type WireAdapter } from "@/lib/elicitation/wire";
+import {
+  WireCapabilityMissingError,
+  WireSuspendedError,
+  type CarriedAnswer,
+  type ResumedAnswer,
+  type WireAdapter,
+} from "@/lib/elicitation/wire";
 
 export function wire20260728(resume: ResumedAnswer | undefined): WireAdapter {
   let pending = resume;
@@ -25,7 +31,9 @@ export function wire20260728(resume: ResumedAnswer | undefined): WireAdapter {
     },
     askUrl(params, options) {
       // No elicitationId on this revision's wire: the record id travels inside the sealed state.
-      return Promise.reject(new WireSuspendedError({ kind: "url", ...options.step, params: { message: params.message, url: params.url }, carried: carried() }));
+      return Promise.reject(
+        new WireSuspendedError({ kind: "url", ...options.step, params: { message: params.message, url: params.url }, carried: carried() }),
+      );
     },
     settled(answer) {
       settled.set(answer.needKey, answer);

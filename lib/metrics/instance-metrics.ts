@@ -29,10 +29,32 @@ function build() {
     registry,
     pools,
     sessions,
-    httpRequests: new Counter({ name: "http_server_requests_total", help: "HTTP requests answered by this instance, by route template, method and status class.", labelNames: ["route", "method", "status"] as const, registers: [registry] }),
-    httpDuration: new Histogram({ name: "http_server_request_duration_seconds", help: "HTTP request latency on this instance, by route template, method and status class.", labelNames: ["route", "method", "status"] as const, buckets: LATENCY_BUCKETS, registers: [registry] }),
-    mcpRequests: new Counter({ name: "mcp_requests_total", help: "MCP HTTP requests on this instance, by JSON-RPC method and outcome.", labelNames: ["method", "outcome"] as const, registers: [registry] }),
-    mcpDuration: new Histogram({ name: "mcp_request_duration_seconds", help: "MCP request latency on this instance (a tools/call waits for the person's answer).", labelNames: ["method", "outcome"] as const, buckets: LATENCY_BUCKETS, registers: [registry] }),
+    httpRequests: new Counter({
+      name: "http_server_requests_total",
+      help: "HTTP requests answered by this instance, by route template, method and status class.",
+      labelNames: ["route", "method", "status"] as const,
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: "http_server_request_duration_seconds",
+      help: "HTTP request latency on this instance, by route template, method and status class.",
+      labelNames: ["route", "method", "status"] as const,
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    }),
+    mcpRequests: new Counter({
+      name: "mcp_requests_total",
+      help: "MCP HTTP requests on this instance, by JSON-RPC method and outcome.",
+      labelNames: ["method", "outcome"] as const,
+      registers: [registry],
+    }),
+    mcpDuration: new Histogram({
+      name: "mcp_request_duration_seconds",
+      help: "MCP request latency on this instance (a tools/call waits for the person's answer).",
+      labelNames: ["method", "outcome"] as const,
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    }),
     liveSessions: new Gauge({
       name: "mcp_sessions_live",
       help: "Stateful MCP sessions held open by this instance.",
@@ -41,8 +63,18 @@ function build() {
         this.set(sessions.count?.() ?? 0);
       },
     }),
-    elicitationsStarted: new Counter({ name: "elicitations_started_total", help: "Elicitation records this instance created, by mode.", labelNames: ["mode"] as const, registers: [registry] }),
-    elicitationsFinished: new Counter({ name: "elicitations_finished_total", help: "Elicitation records this instance moved to a final state, by mode and state.", labelNames: ["mode", "outcome"] as const, registers: [registry] }),
+    elicitationsStarted: new Counter({
+      name: "elicitations_started_total",
+      help: "Elicitation records this instance created, by mode.",
+      labelNames: ["mode"] as const,
+      registers: [registry],
+    }),
+    elicitationsFinished: new Counter({
+      name: "elicitations_finished_total",
+      help: "Elicitation records this instance moved to a final state, by mode and state.",
+      labelNames: ["mode", "outcome"] as const,
+      registers: [registry],
+    }),
     poolMax: new Gauge({
       name: "db_pool_connections_max",
       help: "Database connections this instance's pool may open.",

@@ -6,9 +6,28 @@ import { tracer, tracingOn } from "@/lib/telemetry/tracing";
 import { instanceMetrics } from "./instance-metrics";
 
 const METHODS = new Set([
-  "initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/read", "resources/templates/list", "resources/subscribe", "resources/unsubscribe",
-  "prompts/list", "prompts/get", "completion/complete", "logging/setLevel", "tasks/get", "tasks/list", "tasks/result", "tasks/cancel",
-  "notifications/initialized", "notifications/cancelled", "notifications/progress", "notifications/roots/list_changed", "server/discover",
+  "initialize",
+  "ping",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/read",
+  "resources/templates/list",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+  "logging/setLevel",
+  "tasks/get",
+  "tasks/list",
+  "tasks/result",
+  "tasks/cancel",
+  "notifications/initialized",
+  "notifications/cancelled",
+  "notifications/progress",
+  "notifications/roots/list_changed",
+  "server/discover",
 ]);
 
 const noted = new WeakMap<http.ServerResponse, string>();
@@ -56,5 +75,9 @@ export function observeMcpRequest(req: http.IncomingMessage, res: http.ServerRes
     return work();
   };
   if (!tracingOn()) return run();
-  return tracer().startActiveSpan("mcp.request", { attributes: { "rpc.system": "jsonrpc", "http.request.method": VERB_LABELS[verb] ? verb : verb === "POST" ? "POST" : "other" } }, run);
+  return tracer().startActiveSpan(
+    "mcp.request",
+    { attributes: { "rpc.system": "jsonrpc", "http.request.method": VERB_LABELS[verb] ? verb : verb === "POST" ? "POST" : "other" } },
+    run,
+  );
 }

@@ -63,7 +63,13 @@ function slices(since: Date) {
       from elicitation_records where created_at >= ${from}::timestamptz and created_at < ${firstHour}::timestamptz`;
 }
 
-const COUNTED = { completed: "completed", declined: "declined", cancelled: "cancelled", validation_failed: "validationFailed", timed_out: "timedOut" } as const;
+const COUNTED = {
+  completed: "completed",
+  declined: "declined",
+  cancelled: "cancelled",
+  validation_failed: "validationFailed",
+  timed_out: "timedOut",
+} as const;
 
 export async function healthByGroup(db: Db, q: OverviewQuery, now = new Date()): Promise<GroupHealth[]> {
   const since = new Date(now.getTime() - PERIODS[q.period] * 86_400_000);
@@ -76,16 +82,46 @@ export async function healthByGroup(db: Db, q: OverviewQuery, now = new Date()):
   const groups = new Map<string, GroupHealth & { hist: Map<number, number> }>();
   for (const r of rows) {
     let g = groups.get(r.grp);
-    if (!g) groups.set(r.grp, (g = { group: r.grp, total: 0, completed: 0, declined: 0, cancelled: 0, clientDisconnected: 0, validationFailed: 0, timedOut: 0, preventedRepeats: 0, resumeP50s: null, resumeP95s: null, hist: new Map() }));
+    if (!g)
+      groups.set(
+        r.grp,
+        (g = {
+          group: r.grp,
+          total: 0,
+          completed: 0,
+          declined: 0,
+          cancelled: 0,
+          clientDisconnected: 0,
+          validationFailed: 0,
+          timedOut: 0,
+          preventedRepeats: 0,
+          resumeP50s: null,
+          resumeP95s: null,
+          hist: new Map(),
+        }),
+      );
     const n = Number(r.n);
     g.total += n;
     g.preventedRepeats += Number(r.prevented);
-    const counted = r.state === "cancelled" && r.reason === CLIENT_DISCONNECTED ? "clientDisconnected" : COUNTED[r.state as keyof typeof COUNTED];
+    const counted =
+      r.state === "cancelled" && r.reason === CLIENT_DISCONNECTED ? "clientDisconnected" : COUNTED[r.state as keyof typeof COUNTED];
     if (counted) g[counted] += n;
     g.hist.set(Number(r.bucket), (g.hist.get(Number(r.bucket)) ?? 0) + n);
   }
   const out: GroupHealth[] = [];
-  const other: GroupHealth = { group: "other (small groups)", total: 0, completed: 0, declined: 0, cancelled: 0, clientDisconnected: 0, validationFailed: 0, timedOut: 0, preventedRepeats: 0, resumeP50s: null, resumeP95s: null };
+  const other: GroupHealth = {
+    group: "other (small groups)",
+    total: 0,
+    completed: 0,
+    declined: 0,
+    cancelled: 0,
+    clientDisconnected: 0,
+    validationFailed: 0,
+    timedOut: 0,
+    preventedRepeats: 0,
+    resumeP50s: null,
+    resumeP95s: null,
+  };
   for (const { hist, ...g } of [...groups.values()].sort((a, b) => b.total - a.total || a.group.localeCompare(b.group))) {
     if (g.total === 0) continue;
     if (g.total >= MIN_GROUP) {
@@ -94,7 +130,17 @@ export async function healthByGroup(db: Db, q: OverviewQuery, now = new Date()):
       out.push({ ...g, resumeP50s: p50 === null ? null : Math.round(p50), resumeP95s: p95 === null ? null : Math.round(p95) });
       continue;
     }
-    for (const k of ["total", "completed", "declined", "cancelled", "clientDisconnected", "validationFailed", "timedOut", "preventedRepeats"] as const) other[k] += g[k];
+    for (const k of [
+      "total",
+      "completed",
+      "declined",
+      "cancelled",
+      "clientDisconnected",
+      "validationFailed",
+      "timedOut",
+      "preventedRepeats",
+    ] as const)
+      other[k] += g[k];
   }
   if (other.total > 0) out.push(other);
   return out;
@@ -111,10 +157,19 @@ export async function dailyVolume(db: Db, q: OverviewQuery, now = new Date()) {
         -- A person's decline or cancel is a refusal; a client that went away is not the person's doing.
         (coalesce(sum(n) filter (where state in ('declined', 'cancelled') and end_reason = ''), 0))::int as refused,
         (coalesce(sum(n) filter (where state in ('validation_failed', 'timed_out', 'failed', 'expired', 'revoked', 'not_sent') or (state = 'cancelled' and end_reason <> '')), 0))::int as failed,
-        (coalesce(sum(n) filter (where state in (${sql.join(UNFINISHED.map((st) => sql`${st}::elicitation_state`), sql`, `)})), 0))::int as open
+        (coalesce(sum(n) filter (where state in (${sql.join(
+          UNFINISHED.map((st) => sql`${st}::elicitation_state`),
+          sql`, `,
+        )})), 0))::int as open
       from s group by 1 order by 1`),
   );
   return rows
-    .map((r) => ({ t: new Date(r.t).toISOString().slice(0, q.period === "24h" ? 13 : 10), completed: Number(r.completed), refused: Number(r.refused), failed: Number(r.failed), open: Number(r.open) }))
+    .map((r) => ({
+      t: new Date(r.t).toISOString().slice(0, q.period === "24h" ? 13 : 10),
+      completed: Number(r.completed),
+      refused: Number(r.refused),
+      failed: Number(r.failed),
+      open: Number(r.open),
+    }))
     .filter((r) => r.completed + r.refused + r.failed + r.open > 0);
 }

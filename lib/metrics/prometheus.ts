@@ -20,7 +20,10 @@ async function storeEndings(db: Db) {
       .from(recordRollup)
       .where(sql`${recordRollup.state} in ('cancelled', 'timed_out')`)
       .groupBy(recordRollup.state, recordRollup.endReason),
-    db.select({ revision: recordRollup.protocolVersion, n: sql<string>`sum(${recordRollup.records})` }).from(recordRollup).groupBy(recordRollup.protocolVersion),
+    db
+      .select({ revision: recordRollup.protocolVersion, n: sql<string>`sum(${recordRollup.records})` })
+      .from(recordRollup)
+      .groupBy(recordRollup.protocolVersion),
   ]);
   const count = { person_cancelled: 0, client_disconnected: 0, timed_out: 0 };
   for (const e of endings) {
@@ -45,7 +48,12 @@ export async function prometheusText(db: Db): Promise<string> {
   const [groups, [repeats], audit, switches, endings] = await Promise.all([
     // From the hourly rollup (kept by a trigger with every record write): no table scan per scrape.
     db
-      .select({ state: recordRollup.state, mode: recordRollup.mode, flow: recordRollup.flowId, n: sql<string>`sum(${recordRollup.records})` })
+      .select({
+        state: recordRollup.state,
+        mode: recordRollup.mode,
+        flow: recordRollup.flowId,
+        n: sql<string>`sum(${recordRollup.records})`,
+      })
       .from(recordRollup)
       .groupBy(recordRollup.state, recordRollup.mode, recordRollup.flowId),
     db.select({ n: sum(recordRollup.preventedRepeats) }).from(recordRollup),
@@ -62,7 +70,7 @@ export async function prometheusText(db: Db): Promise<string> {
     folded.set(key, (folded.get(key) ?? 0) + n);
   }
   const lines = [
-    "# HELP elicitation_records Elicitation records by state, mode and flow (small groups folded into flow=\"other\").",
+    '# HELP elicitation_records Elicitation records by state, mode and flow (small groups folded into flow="other").',
     "# TYPE elicitation_records gauge",
     ...[...folded.entries()].map(([labels, n]) => `elicitation_records{${labels}} ${n}`),
     "# HELP elicitation_prevented_repeats_total Calls answered from an earlier decline or cancel instead of prompting again.",

@@ -36,7 +36,11 @@ export async function rollupDrift(db: Db, limit = 20): Promise<RollupDrift[]> {
       where k.records is distinct from f.records or k.prevented is distinct from f.prevented
       limit ${limit}`),
   );
-  return rows.map((r) => ({ key: r.key, rollup: { records: Number(r.kr), prevented: Number(r.kp) }, fresh: { records: Number(r.fr), prevented: Number(r.fp) } }));
+  return rows.map((r) => ({
+    key: r.key,
+    rollup: { records: Number(r.kr), prevented: Number(r.kp) },
+    fresh: { records: Number(r.fr), prevented: Number(r.fp) },
+  }));
 }
 
 /**

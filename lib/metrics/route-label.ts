@@ -2,10 +2,27 @@
 // list, never the path itself, so record ids, provider names and query strings cannot become label
 // values (bounded cardinality, nothing personal in a time series).
 const EXACT = new Set([
-  "/", "/healthz", "/readyz", "/api/metrics", "/sign-in", "/signed-out",
-  "/connect/callback", "/connect/done", "/connect/problem",
-  "/console", "/console/approvals", "/console/audit", "/console/clients", "/console/flows", "/console/operators", "/console/origins", "/console/records",
-  "/api/console/audit", "/api/console/audit/export", "/api/console/audit/verify", "/api/console/kill-switch",
+  "/",
+  "/healthz",
+  "/readyz",
+  "/api/metrics",
+  "/sign-in",
+  "/signed-out",
+  "/connect/callback",
+  "/connect/done",
+  "/connect/problem",
+  "/console",
+  "/console/approvals",
+  "/console/audit",
+  "/console/clients",
+  "/console/flows",
+  "/console/operators",
+  "/console/origins",
+  "/console/records",
+  "/api/console/audit",
+  "/api/console/audit/export",
+  "/api/console/audit/verify",
+  "/api/console/kill-switch",
 ]);
 
 const TEMPLATES: [RegExp, string][] = [

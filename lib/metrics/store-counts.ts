@@ -18,7 +18,10 @@ export interface StoreCounts {
 export async function storeCounts(db: Db): Promise<StoreCounts> {
   const [byState, [sessions], [flowCount], audit] = await Promise.all([
     // From the hourly rollup (a trigger keeps it with every record write): no scan of the records.
-    db.select({ state: recordRollup.state, n: sql<string>`sum(${recordRollup.records})` }).from(recordRollup).groupBy(recordRollup.state),
+    db
+      .select({ state: recordRollup.state, n: sql<string>`sum(${recordRollup.records})` })
+      .from(recordRollup)
+      .groupBy(recordRollup.state),
     db.select({ n: sql<number>`count(*)::int` }).from(mcpSessions),
     db.select({ n: sql<number>`count(*)::int` }).from(flows),
     auditHead(db),

@@ -2,7 +2,13 @@
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import type { OperatorControl } from "@/lib/controls/control";
 import { PERMISSIONS } from "@/lib/auth/permissions";
-import { ClientProfileError, removeClientProfile, removeClientProfileInput, setClientProfile, setClientProfileInput } from "./client-profiles";
+import {
+  ClientProfileError,
+  removeClientProfile,
+  removeClientProfileInput,
+  setClientProfile,
+  setClientProfileInput,
+} from "./client-profiles";
 
 export const setClientProfileAction: OperatorControl<typeof setClientProfileInput, { clientId: string; profileId: string }> = {
   name: "set-client-profile",

@@ -17,7 +17,10 @@ export class ClientProfileError extends Error {
 
 export const setClientProfileInput = z.object({
   clientId: oauthClientIdSchema,
-  profileId: profileIdSchema.refine((p) => p !== UNREGISTERED_PROFILE, `"${UNREGISTERED_PROFILE}" is where unmapped clients go; it cannot be assigned`),
+  profileId: profileIdSchema.refine(
+    (p) => p !== UNREGISTERED_PROFILE,
+    `"${UNREGISTERED_PROFILE}" is where unmapped clients go; it cannot be assigned`,
+  ),
   displayName: profileDisplayNameSchema,
 });
 
@@ -25,19 +28,29 @@ export const removeClientProfileInput = z.object({ clientId: oauthClientIdSchema
 
 /** Every mapping, active first, for the console and `ctl client-profiles list`. */
 export async function listClientProfiles(db: DbOrTx): Promise<ClientProfile[]> {
-  return db.select().from(clientProfiles).orderBy(asc(clientProfiles.disabledAt), asc(clientProfiles.profileId), asc(clientProfiles.clientId));
+  return db
+    .select()
+    .from(clientProfiles)
+    .orderBy(asc(clientProfiles.disabledAt), asc(clientProfiles.profileId), asc(clientProfiles.clientId));
 }
 
 /** Active mappings only: client id -> profile id. */
 export async function activeProfileMap(db: DbOrTx): Promise<Map<string, string>> {
-  const rows = await db.select({ clientId: clientProfiles.clientId, profileId: clientProfiles.profileId }).from(clientProfiles).where(isNull(clientProfiles.disabledAt));
+  const rows = await db
+    .select({ clientId: clientProfiles.clientId, profileId: clientProfiles.profileId })
+    .from(clientProfiles)
+    .where(isNull(clientProfiles.disabledAt));
   return new Map(rows.map((r) => [r.clientId, r.profileId]));
 }
 
 /** The profile of a verified client id; "unregistered" when it has no active mapping. */
 export async function profileForClient(db: DbOrTx, clientId: string): Promise<string> {
   if (!clientId) return UNREGISTERED_PROFILE;
-  const [row] = await db.select({ profileId: clientProfiles.profileId }).from(clientProfiles).where(and(eq(clientProfiles.clientId, clientId), isNull(clientProfiles.disabledAt))).limit(1);
+  const [row] = await db
+    .select({ profileId: clientProfiles.profileId })
+    .from(clientProfiles)
+    .where(and(eq(clientProfiles.clientId, clientId), isNull(clientProfiles.disabledAt)))
+    .limit(1);
   return row?.profileId ?? UNREGISTERED_PROFILE;
 }
 
@@ -48,7 +61,10 @@ export async function setClientProfile(db: Db, actor: string, raw: z.input<typeo
     const [row] = await tx
       .insert(clientProfiles)
       .values({ clientId: input.clientId, profileId: input.profileId, displayName: input.displayName, createdBy: actor })
-      .onConflictDoUpdate({ target: clientProfiles.clientId, set: { profileId: input.profileId, displayName: input.displayName, disabledAt: null } })
+      .onConflictDoUpdate({
+        target: clientProfiles.clientId,
+        set: { profileId: input.profileId, displayName: input.displayName, disabledAt: null },
+      })
       .returning();
     await appendAudit(tx, {
       actorType: "operator",
@@ -66,9 +82,20 @@ export async function removeClientProfile(db: Db, actor: string, raw: z.input<ty
   const { clientId } = removeClientProfileInput.parse(raw);
   return db.transaction(async (tx) => {
     // Kept as a disabled row (who made it, when it ended); the client falls back to "unregistered".
-    const [row] = await tx.update(clientProfiles).set({ disabledAt: new Date() }).where(and(eq(clientProfiles.clientId, clientId), isNull(clientProfiles.disabledAt))).returning();
+    const [row] = await tx
+      .update(clientProfiles)
+      .set({ disabledAt: new Date() })
+      .where(and(eq(clientProfiles.clientId, clientId), isNull(clientProfiles.disabledAt)))
+      .returning();
     if (!row) throw new ClientProfileError(`client id ${clientId} has no active profile`);
-    await appendAudit(tx, { actorType: "operator", actorId: actor, action: AUDIT_ACTIONS.clientProfileRemoved, targetType: "client_profile", targetId: clientId, detail: { profile: row.profileId } });
+    await appendAudit(tx, {
+      actorType: "operator",
+      actorId: actor,
+      action: AUDIT_ACTIONS.clientProfileRemoved,
+      targetType: "client_profile",
+      targetId: clientId,
+      detail: { profile: row.profileId },
+    });
     return row;
   });
 }

@@ -14,14 +14,27 @@ export const flowActionInput = z.object({
   op: z.enum(["request", "apply", "rollback", "canary"]),
   reason: z.string().trim().max(200).refine(hasNoControlCharacters, NO_CONTROL_MESSAGE).optional(),
   // Only for op=canary: digits only, so "100%" or "1e2" is an error, not a silent number.
-  canaryPercent: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().regex(/^(0|[1-9][0-9]?|100)$/, "the canary share is a whole number from 0 to 100").transform(Number).optional()),
+  canaryPercent: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z
+      .string()
+      .regex(/^(0|[1-9][0-9]?|100)$/, "the canary share is a whole number from 0 to 100")
+      .transform(Number)
+      .optional(),
+  ),
 });
 
 export const flowAction: OperatorControl<typeof flowActionInput, { message: string }> = {
   name: "flow-stage",
   // Releasers request, apply (after a different approver approved) and roll back.
   permission: PERMISSIONS.promotionRequest,
-  audit: [AUDIT_ACTIONS.flowPromotionRequested, AUDIT_ACTIONS.flowPromoted, AUDIT_ACTIONS.flowCanarySet, AUDIT_ACTIONS.flowRolledBack, AUDIT_ACTIONS.recordRevoked],
+  audit: [
+    AUDIT_ACTIONS.flowPromotionRequested,
+    AUDIT_ACTIONS.flowPromoted,
+    AUDIT_ACTIONS.flowCanarySet,
+    AUDIT_ACTIONS.flowRolledBack,
+    AUDIT_ACTIONS.recordRevoked,
+  ],
   schema: flowActionInput,
   target: (input) => ({ type: "flow", id: input.flowId }),
   expected: [PromotionError],

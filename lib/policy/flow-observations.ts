@@ -35,16 +35,36 @@ export async function flowObservations(db: DbOrTx, flowIds: readonly string[]): 
       where ${inArray(recordRollup.flowId, ids)} and ${recordRollup.records} > 0
       group by 1, 2, 3
       order by 1, 5 desc`),
-    db.select({ flowId: gateRuns.flowId, last: sql<Date | string>`max(${gateRuns.ranAt})` }).from(gateRuns).where(inArray(gateRuns.flowId, ids)).groupBy(gateRuns.flowId),
+    db
+      .select({ flowId: gateRuns.flowId, last: sql<Date | string>`max(${gateRuns.ranAt})` })
+      .from(gateRuns)
+      .where(inArray(gateRuns.flowId, ids))
+      .groupBy(gateRuns.flowId),
   ]);
   const lastGate = new Map(gates.map((g) => [g.flowId, new Date(g.last)]));
-  for (const r of rowsOf<{ flow_id: string; client_name: string; client_version: string; modes: string[]; records: string | number; first_seen: Date | string; last_seen: Date | string }>(rows)) {
+  for (const r of rowsOf<{
+    flow_id: string;
+    client_name: string;
+    client_version: string;
+    modes: string[];
+    records: string | number;
+    first_seen: Date | string;
+    last_seen: Date | string;
+  }>(rows)) {
     const list = out.get(r.flow_id) ?? [];
     if (list.length >= PER_FLOW) continue;
     const firstSeen = new Date(r.first_seen);
     const gate = lastGate.get(r.flow_id);
     const gateHour = gate ? Math.floor(gate.getTime() / 3_600_000) * 3_600_000 : undefined;
-    list.push({ clientName: clip(r.client_name), clientVersion: clip(r.client_version), modes: r.modes, records: Number(r.records), firstSeen, lastSeen: new Date(r.last_seen), newSinceLastGate: gateHour !== undefined && firstSeen.getTime() >= gateHour });
+    list.push({
+      clientName: clip(r.client_name),
+      clientVersion: clip(r.client_version),
+      modes: r.modes,
+      records: Number(r.records),
+      firstSeen,
+      lastSeen: new Date(r.last_seen),
+      newSinceLastGate: gateHour !== undefined && firstSeen.getTime() >= gateHour,
+    });
     out.set(r.flow_id, list);
   }
   return out;

@@ -60,18 +60,48 @@ export async function pauseFlow(db: Db, actor: string, input: z.infer<typeof pau
   const until = new Date(now.getTime() + input.minutes * 60_000);
   const reason = `paused for ${input.minutes} min: ${input.reason}`;
   return db.transaction(async (tx) => {
-    const values = { scope, active: true, reason, changedBy: actor, changedAt: now, expiresAt: until, releaseRequestedBy: null, releaseRequestedAt: null };
+    const values = {
+      scope,
+      active: true,
+      reason,
+      changedBy: actor,
+      changedAt: now,
+      expiresAt: until,
+      releaseRequestedBy: null,
+      releaseRequestedAt: null,
+    };
     const [row] = await tx
       .insert(killSwitches)
       .values(values)
-      .onConflictDoUpdate({ target: killSwitches.scope, set: values, setWhere: or(eq(killSwitches.active, false), and(isNotNull(killSwitches.expiresAt), lte(killSwitches.expiresAt, until))) })
+      .onConflictDoUpdate({
+        target: killSwitches.scope,
+        set: values,
+        setWhere: or(eq(killSwitches.active, false), and(isNotNull(killSwitches.expiresAt), lte(killSwitches.expiresAt, until))),
+      })
       .returning();
     if (!row) throw new FlowPauseError(`flow ${flow.id} is already stopped by its kill switch for longer than that; nothing changed`);
     await tx.insert(killSwitchEvents).values({ scope, active: true, reason, actor, expiresAt: until });
-    await appendAudit(tx, { actorType: "operator", actorId: actor, action: AUDIT_ACTIONS.killSwitchOn, targetType: "kill_switch", targetId: scope, detail: { reason, expires_at: until.toISOString(), paused_minutes: input.minutes } });
-    const revoked = await revokeRecordsTx(tx, { type: "operator", id: actor }, { pending: { flowId: flow.id } }, `kill switch ${scope}: ${reason}`);
+    await appendAudit(tx, {
+      actorType: "operator",
+      actorId: actor,
+      action: AUDIT_ACTIONS.killSwitchOn,
+      targetType: "kill_switch",
+      targetId: scope,
+      detail: { reason, expires_at: until.toISOString(), paused_minutes: input.minutes },
+    });
+    const revoked = await revokeRecordsTx(
+      tx,
+      { type: "operator", id: actor },
+      { pending: { flowId: flow.id } },
+      `kill switch ${scope}: ${reason}`,
+    );
     const at = until.toISOString().slice(0, 16).replace("T", " ");
-    return { flowId: flow.id, pausedUntil: until.toISOString(), revoked: revoked.length, message: `paused until ${at} UTC; ${revoked.length} unfinished handle(s) revoked` };
+    return {
+      flowId: flow.id,
+      pausedUntil: until.toISOString(),
+      revoked: revoked.length,
+      message: `paused until ${at} UTC; ${revoked.length} unfinished handle(s) revoked`,
+    };
   });
 }
 

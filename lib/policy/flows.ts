@@ -30,7 +30,13 @@ export async function findFlow(db: DbOrTx, flowId: string): Promise<Flow | undef
 }
 
 /** The flow for a workflow and a (verified) profile, created at FLOW_NEW_STAGE on first use. */
-export async function ensureFlow(db: DbOrTx, workflow: string, profileId: string, initial: InitialFingerprint, env = process.env): Promise<Flow> {
+export async function ensureFlow(
+  db: DbOrTx,
+  workflow: string,
+  profileId: string,
+  initial: InitialFingerprint,
+  env = process.env,
+): Promise<Flow> {
   const id = flowIdFor(workflow, profileId);
   const existing = await findFlow(db, id);
   if (existing) return existing;
@@ -38,11 +44,29 @@ export async function ensureFlow(db: DbOrTx, workflow: string, profileId: string
   await db.transaction(async (tx) => {
     const [created] = await tx
       .insert(flows)
-      .values({ id, workflow, profileId, serverVersion: SERVER_VERSION, stage: entry.stage, canaryPercent: entry.canaryPercent, fingerprint: initial.fingerprint, fingerprintInputs: initial.inputs, retestRequired: true })
+      .values({
+        id,
+        workflow,
+        profileId,
+        serverVersion: SERVER_VERSION,
+        stage: entry.stage,
+        canaryPercent: entry.canaryPercent,
+        fingerprint: initial.fingerprint,
+        fingerprintInputs: initial.inputs,
+        retestRequired: true,
+      })
       .onConflictDoNothing()
       .returning({ id: flows.id });
     // Only the creator writes the entry: a concurrent first call that lost the race adds nothing.
-    if (created) await appendAudit(tx, { actorType: "system", actorId: "engine", action: AUDIT_ACTIONS.flowCreated, targetType: "flow", targetId: id, detail: { workflow, profile: profileId, stage: entry.stage, canary_percent: entry.canaryPercent, fingerprint: initial.fingerprint } });
+    if (created)
+      await appendAudit(tx, {
+        actorType: "system",
+        actorId: "engine",
+        action: AUDIT_ACTIONS.flowCreated,
+        targetType: "flow",
+        targetId: id,
+        detail: { workflow, profile: profileId, stage: entry.stage, canary_percent: entry.canaryPercent, fingerprint: initial.fingerprint },
+      });
   });
   const row = await findFlow(db, id);
   if (!row) throw new Error(`flow ${id} could not be created`);

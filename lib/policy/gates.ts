@@ -61,9 +61,17 @@ export function auditKeyCheck(): EvidenceKeyCheck {
 }
 
 /** Why `evidence` does not back a pass of `gate` for `flow`, or undefined when it does. */
-export function evidenceDoubt(flow: Flow, gate: Gate, hash: string, evidence: GateEvidenceRow | undefined, keyCheck: EvidenceKeyCheck, targets: ReadonlySet<string> = acceptedGateTargets()): string | undefined {
+export function evidenceDoubt(
+  flow: Flow,
+  gate: Gate,
+  hash: string,
+  evidence: GateEvidenceRow | undefined,
+  keyCheck: EvidenceKeyCheck,
+  targets: ReadonlySet<string> = acceptedGateTargets(),
+): string | undefined {
   if (!evidence) return "no signed evidence document has this hash";
-  if (createHash("sha256").update(evidence.document).digest("hex") !== hash) return "the evidence document does not hash to the recorded value";
+  if (createHash("sha256").update(evidence.document).digest("hex") !== hash)
+    return "the evidence document does not hash to the recorded value";
   if (evidence.flowId !== flow.id || evidence.fingerprint !== flow.fingerprint) return "the evidence is about another flow or version";
   let claims: z.infer<typeof evidenceClaims>;
   try {
@@ -72,7 +80,8 @@ export function evidenceDoubt(flow: Flow, gate: Gate, hash: string, evidence: Ga
     return "the evidence document cannot be read";
   }
   if (claims.flow.id !== flow.id || claims.flow.fingerprint !== flow.fingerprint) return "the evidence is about another flow or version";
-  if (!targets.has(originOf(claims.target)) || originOf(evidence.target) !== originOf(claims.target)) return `the gates ran against ${claims.target}, not this deployment or an accepted target (GATES_ACCEPTED_TARGETS)`;
+  if (!targets.has(originOf(claims.target)) || originOf(evidence.target) !== originOf(claims.target))
+    return `the gates ran against ${claims.target}, not this deployment or an accepted target (GATES_ACCEPTED_TARGETS)`;
   const result = claims.gates.find((g) => g.gate === gate);
   if (!result) return `the evidence has no ${gate} result`;
   if (!PASSING_OUTCOMES.has(result.outcome)) return `the evidence says ${gate} ${result.outcome.replace(/_/g, " ")}`;
@@ -92,7 +101,12 @@ export async function gateStatus(db: DbOrTx, flow: Flow, keyCheck: EvidenceKeyCh
   const out: GateState[] = [];
   const targets = acceptedGateTargets();
   for (const gate of GATES) {
-    const [last] = await db.select().from(gateRuns).where(and(eq(gateRuns.flowId, flow.id), eq(gateRuns.gate, gate))).orderBy(desc(gateRuns.ranAt), desc(gateRuns.id)).limit(1);
+    const [last] = await db
+      .select()
+      .from(gateRuns)
+      .where(and(eq(gateRuns.flowId, flow.id), eq(gateRuns.gate, gate)))
+      .orderBy(desc(gateRuns.ranAt), desc(gateRuns.id))
+      .limit(1);
     if (!last) out.push({ gate, ranAt: null, status: "missing" });
     else if (last.fingerprint !== flow.fingerprint) out.push({ gate, ranAt: last.ranAt, status: "stale" });
     else if (!last.passed) out.push({ gate, ranAt: last.ranAt, status: "failed" });

@@ -9,7 +9,15 @@ export const killSwitchInput = z.object({
   scope: killSwitchScope,
   action: z.enum(["engage", "release"]),
   reason: killSwitchReason,
-  expiresInMinutes: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().int().min(1).max(7 * 24 * 60).optional()),
+  expiresInMinutes: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 60)
+      .optional(),
+  ),
 });
 
 export const killSwitchAction: OperatorControl<typeof killSwitchInput, { state: string; scope: string }> = {

@@ -14,7 +14,11 @@ export interface KillSwitchImpact {
 
 export async function killSwitchImpact(db: Db): Promise<KillSwitchImpact[]> {
   const [rows, byWorkflow, workflows] = await Promise.all([
-    db.select({ mode: elicitationRecords.mode, n: count() }).from(elicitationRecords).where(inArray(elicitationRecords.state, [...UNFINISHED])).groupBy(elicitationRecords.mode),
+    db
+      .select({ mode: elicitationRecords.mode, n: count() })
+      .from(elicitationRecords)
+      .where(inArray(elicitationRecords.state, [...UNFINISHED]))
+      .groupBy(elicitationRecords.mode),
     db
       .select({ workflow: flows.workflow, mode: elicitationRecords.mode, n: count() })
       .from(elicitationRecords)
@@ -30,6 +34,10 @@ export async function killSwitchImpact(db: Db): Promise<KillSwitchImpact[]> {
     { scope: "global", urlHandlesRevoked: url, formRequestsRevoked: form },
     { scope: "mode:form", urlHandlesRevoked: 0, formRequestsRevoked: form },
     { scope: "mode:url", urlHandlesRevoked: url, formRequestsRevoked: 0 },
-    ...workflows.map(({ workflow }) => ({ scope: `workflow:${workflow}`, urlHandlesRevoked: of(workflow, "url"), formRequestsRevoked: of(workflow, "form") })),
+    ...workflows.map(({ workflow }) => ({
+      scope: `workflow:${workflow}`,
+      urlHandlesRevoked: of(workflow, "url"),
+      formRequestsRevoked: of(workflow, "form"),
+    })),
   ];
 }

@@ -30,7 +30,9 @@ export async function scopeNamesNothing(db: Db, scope: string): Promise<string |
   }
   if (scope.startsWith("flow:")) {
     const workflow = scope.slice("flow:".length).split(":")[0]!;
-    return (await workflowKnown(db, workflow)) ? undefined : `no workflow is called "${workflow}": check the flow id (ctl flows lists them)`;
+    return (await workflowKnown(db, workflow))
+      ? undefined
+      : `no workflow is called "${workflow}": check the flow id (ctl flows lists them)`;
   }
   if (scope.startsWith("upstream:")) {
     const id = scope.slice("upstream:".length);

@@ -31,7 +31,8 @@ export async function addOrigin(db: Db, actor: string, input: z.infer<typeof add
     if (u.includes("*")) throw new OriginError(`${u}: wildcards are not allowed`);
     const check = checkUrl(u, { dev });
     if (check.verdict === "block") throw new OriginError(`${u}: ${check.reasons.map((r) => r.detail).join("; ")}`);
-    if (check.verdict === "warn" && !input.acceptWarnings) throw new OriginError(`${u}: ${check.reasons.map((r) => r.detail).join("; ")} (accept the warnings to add it anyway)`);
+    if (check.verdict === "warn" && !input.acceptWarnings)
+      throw new OriginError(`${u}: ${check.reasons.map((r) => r.detail).join("; ")} (accept the warnings to add it anyway)`);
     return new URL(u);
   });
   const origin = parsed[0]!.origin;
@@ -40,20 +41,41 @@ export async function addOrigin(db: Db, actor: string, input: z.infer<typeof add
     const [existing] = await tx.select().from(origins).where(eq(origins.origin, origin)).for("update");
     const redirectUris = [...new Set(parsed.map((u) => u.toString()))];
     if (existing) {
-      await tx.update(origins).set({ redirectUris, disabledAt: null, note: input.note ?? existing.note }).where(eq(origins.id, existing.id));
+      await tx
+        .update(origins)
+        .set({ redirectUris, disabledAt: null, note: input.note ?? existing.note })
+        .where(eq(origins.id, existing.id));
     } else {
       await tx.insert(origins).values({ origin, redirectUris, note: input.note ?? null, createdBy: actor });
     }
-    await appendAudit(tx, { actorType: "operator", actorId: actor, action: AUDIT_ACTIONS.originAdded, targetType: "origin", targetId: origin, detail: { redirect_uris: redirectUris.length, warnings_accepted: input.acceptWarnings } });
+    await appendAudit(tx, {
+      actorType: "operator",
+      actorId: actor,
+      action: AUDIT_ACTIONS.originAdded,
+      targetType: "origin",
+      targetId: origin,
+      detail: { redirect_uris: redirectUris.length, warnings_accepted: input.acceptWarnings },
+    });
     return { origin, redirectUris };
   });
 }
 
 export async function disableOrigin(db: Db, actor: string, origin: string) {
   return db.transaction(async (tx) => {
-    const [row] = await tx.update(origins).set({ disabledAt: new Date() }).where(and(eq(origins.origin, origin), isNull(origins.disabledAt))).returning();
+    const [row] = await tx
+      .update(origins)
+      .set({ disabledAt: new Date() })
+      .where(and(eq(origins.origin, origin), isNull(origins.disabledAt)))
+      .returning();
     if (!row) throw new OriginError(`${origin} is not on the allowlist`);
-    await appendAudit(tx, { actorType: "operator", actorId: actor, action: AUDIT_ACTIONS.originRemoved, targetType: "origin", targetId: origin, detail: {} });
+    await appendAudit(tx, {
+      actorType: "operator",
+      actorId: actor,
+      action: AUDIT_ACTIONS.originRemoved,
+      targetType: "origin",
+      targetId: origin,
+      detail: {},
+    });
     return { origin };
   });
 }

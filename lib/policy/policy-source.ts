@@ -66,7 +66,11 @@ export async function cachedPolicy(store: Store, maxAgeMs = 1000): Promise<Cache
     const seen = generation;
     const loading = (async () => {
       // All active switches, including those with an expiry: expiry is applied at read time.
-      const [switches, flows, profiles] = await Promise.all([activeKillSwitches(db, new Date(0)), db.query.flows.findMany(), activeProfileMap(db)]);
+      const [switches, flows, profiles] = await Promise.all([
+        activeKillSwitches(db, new Date(0)),
+        db.query.flows.findMany(),
+        activeProfileMap(db),
+      ]);
       return { switches, flows: new Map(flows.map((f) => [f.id, f])), profiles, loadedAt: Date.now() };
     })();
     current = loading;
@@ -124,7 +128,8 @@ export async function cachedPolicy(store: Store, maxAgeMs = 1000): Promise<Cache
   return {
     invalidate,
     probe,
-    killSwitches: async (now = new Date()) => (await snapshot()).switches.filter((s) => !s.expiresAt || s.expiresAt.getTime() > now.getTime()),
+    killSwitches: async (now = new Date()) =>
+      (await snapshot()).switches.filter((s) => !s.expiresAt || s.expiresAt.getTime() > now.getTime()),
     profileFor: async (clientId) => (await snapshot()).profiles.get(clientId) ?? UNREGISTERED_PROFILE,
     flow: async (workflow, profileId, initial) => {
       const known = (await snapshot()).flows.get(flowIdFor(workflow, profileId));
@@ -135,7 +140,12 @@ export async function cachedPolicy(store: Store, maxAgeMs = 1000): Promise<Cache
     },
     close: async () => {
       invalidate();
-      await unsubscribe().catch((err: unknown) => logger.warn({ event: "policy.unlisten_failed", error: err instanceof Error ? err.name : "error" }, "policy cache unsubscribe failed"));
+      await unsubscribe().catch((err: unknown) =>
+        logger.warn(
+          { event: "policy.unlisten_failed", error: err instanceof Error ? err.name : "error" },
+          "policy cache unsubscribe failed",
+        ),
+      );
     },
   };
 }

@@ -8,12 +8,21 @@ export const UNREGISTERED_PROFILE = "unregistered";
 export const PROFILE_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 export const WORKFLOW_NAME_PATTERN = /^[a-z][a-z0-9_]{0,62}$/;
 
-export const profileIdSchema = z.string().regex(PROFILE_ID_PATTERN, "a profile id is 1 to 63 characters: lower-case letters, digits and hyphens, starting with a letter or digit");
-export const workflowNameSchema = z.string().regex(WORKFLOW_NAME_PATTERN, "a workflow name is 1 to 63 characters: lower-case letters, digits and underscores, starting with a letter");
+export const profileIdSchema = z
+  .string()
+  .regex(PROFILE_ID_PATTERN, "a profile id is 1 to 63 characters: lower-case letters, digits and hyphens, starting with a letter or digit");
+export const workflowNameSchema = z
+  .string()
+  .regex(
+    WORKFLOW_NAME_PATTERN,
+    "a workflow name is 1 to 63 characters: lower-case letters, digits and underscores, starting with a letter",
+  );
 
 // OAuth client ids are chosen by the issuer (dynamic registration makes UUIDs, admins pick names):
 // printable ASCII without spaces, bounded, so a row can always be shown and addressed.
-export const oauthClientIdSchema = z.string().regex(/^[\x21-\x7e]{1,200}$/, "a client id is 1 to 200 printable ASCII characters without spaces");
+export const oauthClientIdSchema = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,200}$/, "a client id is 1 to 200 printable ASCII characters without spaces");
 
 export const profileDisplayNameSchema = z
   .string()

@@ -22,12 +22,23 @@ const GENERIC_TLDS = new Set(["com", "net", "org", "edu", "gov", "mil", "int", "
 export function rawTextFindings(raw: string): AuthorityFinding[] {
   const out: AuthorityFinding[] = [];
   if (raw.length > MAX_URL_LENGTH) out.push({ code: "too_long", severity: "block", detail: `longer than ${MAX_URL_LENGTH} characters` });
-  if (raw.includes("\\")) out.push({ code: "backslash", severity: "block", detail: "a backslash is read as / by browsers and as a literal by other parsers" });
+  if (raw.includes("\\"))
+    out.push({ code: "backslash", severity: "block", detail: "a backslash is read as / by browsers and as a literal by other parsers" });
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(raw)) out.push({ code: "control_character", severity: "block", detail: "control characters (tab, newline, NUL, ...) are silently dropped by some parsers" });
-  if (/[\s\p{Z}]/u.test(raw)) out.push({ code: "whitespace", severity: "block", detail: "whitespace (including Unicode spaces) is not allowed anywhere in the URL" });
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(raw))
+    out.push({
+      code: "control_character",
+      severity: "block",
+      detail: "control characters (tab, newline, NUL, ...) are silently dropped by some parsers",
+    });
+  if (/[\s\p{Z}]/u.test(raw))
+    out.push({ code: "whitespace", severity: "block", detail: "whitespace (including Unicode spaces) is not allowed anywhere in the URL" });
   if (/[\p{Cf}\u034f\u115f\u1160\u3164\uffa0\p{Variation_Selector}]/u.test(raw)) {
-    out.push({ code: "invisible_character", severity: "block", detail: "invisible characters (zero-width, bidi controls, variation selectors, fillers) are not allowed" });
+    out.push({
+      code: "invisible_character",
+      severity: "block",
+      detail: "invisible characters (zero-width, bidi controls, variation selectors, fillers) are not allowed",
+    });
   }
   return out;
 }
@@ -36,7 +47,10 @@ function splitHostPort(authority: string): { host: string; port: string | undefi
   if (authority.startsWith("[")) {
     const end = authority.indexOf("]");
     const rest = end < 0 ? "" : authority.slice(end + 1);
-    return { host: end < 0 ? authority : authority.slice(0, end + 1), port: rest.startsWith(":") ? rest.slice(1) : rest ? rest : undefined };
+    return {
+      host: end < 0 ? authority : authority.slice(0, end + 1),
+      port: rest.startsWith(":") ? rest.slice(1) : rest ? rest : undefined,
+    };
   }
   const colon = authority.lastIndexOf(":");
   return colon < 0 ? { host: authority, port: undefined } : { host: authority.slice(0, colon), port: authority.slice(colon + 1) };
@@ -53,7 +67,8 @@ export function authorityFindings(raw: string, url: URL): AuthorityFinding[] {
   }
   const authority = m[2]!;
   if (authority.includes("@")) block("userinfo", "an @ in the authority makes readers disagree about the host");
-  if (authority.includes("%")) block("percent_in_authority", "percent-encoding in the host or port is decoded differently by different parsers");
+  if (authority.includes("%"))
+    block("percent_in_authority", "percent-encoding in the host or port is decoded differently by different parsers");
   if (out.length) return out;
 
   const { host, port } = splitHostPort(authority);
@@ -67,15 +82,21 @@ export function authorityFindings(raw: string, url: URL): AuthorityFinding[] {
   // ideographic full stops and other UTS #46 mappings a person would not notice).
   const expected = /^[\x21-\x7e]*$/.test(typed) ? url.hostname : domainToUnicode(url.hostname);
   if (typed !== expected && typed.normalize("NFC") !== expected) block("authority_differs", `host "${host}" is read as "${url.hostname}"`);
-  if (url.hostname.endsWith(".")) block("trailing_dot", "a trailing dot makes a different origin that certificates, cookies and allowlists treat inconsistently");
+  if (url.hostname.endsWith("."))
+    block("trailing_dot", "a trailing dot makes a different origin that certificates, cookies and allowlists treat inconsistently");
 
   const labels = url.hostname.replace(/\.$/, "").split(".");
   const embedded = labels.slice(0, -2).findIndex((l) => GENERIC_TLDS.has(l));
   if (embedded > 0) {
-    out.push({ code: "embedded_domain", severity: "warn", detail: `host reads as ${labels.slice(0, embedded + 1).join(".")} but belongs to ${labels.slice(-2).join(".")}` });
+    out.push({
+      code: "embedded_domain",
+      severity: "warn",
+      detail: `host reads as ${labels.slice(0, embedded + 1).join(".")} but belongs to ${labels.slice(-2).join(".")}`,
+    });
   }
   // "https://evil.com#@good.com", "https://evil.com?@good.com": a person reads the part after the
   // "@" as the host. Every parser agrees here, but the reader is the one being fooled.
-  if (/@[^/?#&=]*\.[a-z]/i.test(url.search + url.hash)) block("deceptive_at_sign", `an "@host" after ? or # reads like a host to a person; the host is ${url.hostname}`);
+  if (/@[^/?#&=]*\.[a-z]/i.test(url.search + url.hash))
+    block("deceptive_at_sign", `an "@host" after ? or # reads like a host to a person; the host is ${url.hostname}`);
   return out;
 }

@@ -22,8 +22,10 @@ export interface UrlCheck {
   reasons: UrlReason[];
 }
 
-const CREDENTIAL_PARAM = /^(?:access_?token|id_?token|refresh_?token|token|auth|authorization|bearer|jwt|password|passwd|pwd|secret|client_?secret|api_?key|apikey|key|session|session_?id|sid|sig|signature|code|otp|pin|credentials?)$/i;
-const PII_PARAM = /^(?:e?-?mail|email_?address|phone|tel|mobile|name|first_?name|last_?name|full_?name|user_?name|username|login|ssn|dob|birth_?date|address|iban|card)$/i;
+const CREDENTIAL_PARAM =
+  /^(?:access_?token|id_?token|refresh_?token|token|auth|authorization|bearer|jwt|password|passwd|pwd|secret|client_?secret|api_?key|apikey|key|session|session_?id|sid|sig|signature|code|otp|pin|credentials?)$/i;
+const PII_PARAM =
+  /^(?:e?-?mail|email_?address|phone|tel|mobile|name|first_?name|last_?name|full_?name|user_?name|username|login|ssn|dob|birth_?date|address|iban|card)$/i;
 const EMAIL_VALUE = /[^\s@]+@[^\s@]+\.[^\s@]+/;
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
@@ -63,7 +65,11 @@ export function checkUrl(raw: string, options: { dev?: boolean } = {}): UrlCheck
   const unicodeHost = hostname ? domainToUnicode(hostname) || hostname : null;
 
   if (url.protocol === "http:") {
-    if (!(options.dev && isLoopbackHost(hostname))) block("not_https", options.dev ? "plain HTTP is allowed only for loopback hosts in development" : "URL mode requires HTTPS outside development");
+    if (!(options.dev && isLoopbackHost(hostname)))
+      block(
+        "not_https",
+        options.dev ? "plain HTTP is allowed only for loopback hosts in development" : "URL mode requires HTTPS outside development",
+      );
   } else if (url.protocol !== "https:") {
     block("scheme", `scheme ${url.protocol.replace(/:$/, "")} is not allowed; only https`);
   }
@@ -76,7 +82,8 @@ export function checkUrl(raw: string, options: { dev?: boolean } = {}): UrlCheck
   for (const [key, value] of params) {
     // The same detector as form answers (gitleaks' rules after normalisation), on the decoded
     // value and on "key=value" so assignment-shaped secrets are seen too.
-    if (CREDENTIAL_PARAM.test(key) || credentialShape(value) || credentialShape(`${key}=${value}`)) block("credential_in_url", `parameter "${key}" carries a credential`);
+    if (CREDENTIAL_PARAM.test(key) || credentialShape(value) || credentialShape(`${key}=${value}`))
+      block("credential_in_url", `parameter "${key}" carries a credential`);
     else if (PII_PARAM.test(key) || EMAIL_VALUE.test(value)) block("pii_in_url", `parameter "${key}" carries personal data`);
   }
   for (const segment of url.pathname.split("/")) {
@@ -94,11 +101,13 @@ export function checkUrl(raw: string, options: { dev?: boolean } = {}): UrlCheck
     if (isIp && !(options.dev && isLoopbackHost(hostname))) warn("ip_literal", "an IP address hides who the user is talking to");
     if (!isIp) {
       const labels = unicodeHost!.split(".");
-      if (hostname.split(".").some((l) => l.startsWith("xn--"))) warn("idn", `internationalised host: shown as ${unicodeHost}, sent as ${hostname}`);
+      if (hostname.split(".").some((l) => l.startsWith("xn--")))
+        warn("idn", `internationalised host: shown as ${unicodeHost}, sent as ${hostname}`);
       for (const label of labels) {
         const scripts = scriptsOf(label);
         if (scripts.size > 1) warn("mixed_script", `label "${label}" mixes ${[...scripts].join(" and ")} letters`);
-        else if (scripts.has("Cyrillic") || scripts.has("Greek")) warn("confusable_script", `label "${label}" uses ${[...scripts][0]} letters that look like Latin ones`);
+        else if (scripts.has("Cyrillic") || scripts.has("Greek"))
+          warn("confusable_script", `label "${label}" uses ${[...scripts][0]} letters that look like Latin ones`);
       }
     }
   }

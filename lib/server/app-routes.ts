@@ -39,25 +39,48 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
   const records = (namespace: string) => createPgRecordStore(db, namespace, vaultKey());
   const devIdp = cfg.devProvider ? createDevIdpHandler(createDevProvider(process.env, records("dev-oidc"))) : undefined;
   // The demo downstream provider ("Demo Git") runs wherever the development issuer does.
-  const downstream = cfg.devProvider ? createDevIdpHandler(createDownstreamProvider(process.env, records("dev-downstream")), { prefix: DOWNSTREAM_PREFIX, title: "Demo Git" }) : undefined;
+  const downstream = cfg.devProvider
+    ? createDevIdpHandler(createDownstreamProvider(process.env, records("dev-downstream")), {
+        prefix: DOWNSTREAM_PREFIX,
+        title: "Demo Git",
+      })
+    : undefined;
   const downstreamApi = cfg.devProvider ? createDownstreamApi() : undefined;
   const mcpPath = new URL(cfg.mcpResource).pathname;
   const metadata = JSON.stringify(protectedResourceMetadata(cfg.mcpResource, cfg.issuer));
   const limits = abuseConfig();
   const window = { windowMs: limits.rateWindowMs };
   const mcp = createMcpEndpoint({
-    verify: createBearerVerifier({ issuer: cfg.issuer, audience: cfg.mcpResource, tenantClaim: cfg.tenantClaim, requiredTyp: cfg.accessTokenTyp ?? null, clientIdClaims: clientIdClaimsFromEnv() }),
+    verify: createBearerVerifier({
+      issuer: cfg.issuer,
+      audience: cfg.mcpResource,
+      tenantClaim: cfg.tenantClaim,
+      requiredTyp: cfg.accessTokenTyp ?? null,
+      clientIdClaims: clientIdClaimsFromEnv(),
+    }),
     resource: cfg.mcpResource,
     db,
     policy,
     instanceId: `${process.pid}-${randomBytes(4).toString("hex")}`,
     allowedOrigins: allowedOriginSet(cfg.appUrl, limits.mcpAllowedOrigins),
     sessionCap: { maxPerSubject: limits.maxSessionsPerSubject, idleMs: limits.sessionIdleMs },
-    limiter: requestLimiter(db, { name: "mcp", label: "MCP requests", perSubject: limits.mcpRatePerSubject, perAddress: limits.mcpRatePerAddress, ...window }),
+    limiter: requestLimiter(db, {
+      name: "mcp",
+      label: "MCP requests",
+      perSubject: limits.mcpRatePerSubject,
+      perAddress: limits.mcpRatePerAddress,
+      ...window,
+    }),
     trustProxy: limits.trustProxy,
   });
   const connectGuard = {
-    limiter: requestLimiter(db, { name: "connect", label: "connect requests", perSubject: limits.connectRatePerSubject, perAddress: limits.connectRatePerAddress, ...window }),
+    limiter: requestLimiter(db, {
+      name: "connect",
+      label: "connect requests",
+      perSubject: limits.connectRatePerSubject,
+      perAddress: limits.connectRatePerAddress,
+      ...window,
+    }),
     trustProxy: limits.trustProxy,
     sessionSecret: cfg.sessionSecret,
     secureCookie: cfg.appUrl.startsWith("https://"),
@@ -75,7 +98,11 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
     }
     if (downstream && (await downstream(req, res))) return true;
     if (path === "/.well-known/oauth-protected-resource" || path === `/.well-known/oauth-protected-resource${mcpPath}`) {
-      res.writeHead(200, { "content-type": "application/json", "cache-control": "public, max-age=300", "access-control-allow-origin": "*" });
+      res.writeHead(200, {
+        "content-type": "application/json",
+        "cache-control": "public, max-age=300",
+        "access-control-allow-origin": "*",
+      });
       res.end(metadata);
       return true;
     }
@@ -92,7 +119,13 @@ export function createAppRoutes(db: () => Promise<Db>, policy?: PolicySource): R
     if (isConnectPath(path) && (await guardConnectRequest(req, res, connectGuard))) return true;
     // Browser pages on another host name than APP_URL would lose their sign-in cookies
     // half-way through the OAuth round trip: send them to the canonical host first.
-    if ((req.method === "GET" || req.method === "HEAD") && req.headers.host && req.headers.host !== appHost && !path.startsWith("/api/") && !path.startsWith("/_next/")) {
+    if (
+      (req.method === "GET" || req.method === "HEAD") &&
+      req.headers.host &&
+      req.headers.host !== appHost &&
+      !path.startsWith("/api/") &&
+      !path.startsWith("/_next/")
+    ) {
       res.writeHead(308, { location: `${cfg.appUrl}${req.url ?? "/"}` });
       res.end();
       return true;

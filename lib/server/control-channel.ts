@@ -19,7 +19,11 @@ import { hostStore } from "@/lib/cli/store";
 export const CONTROL_PATH = "/__ctl";
 const MAX_BODY = 64 * 1024;
 
-export function openControlChannel(store: Store, pgliteDir: string, baseUrl: string): { handle: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>; close(): void } {
+export function openControlChannel(
+  store: Store,
+  pgliteDir: string,
+  baseUrl: string,
+): { handle: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>; close(): void } {
   const token = randomBytes(32).toString("base64url");
   const file = controlFile(pgliteDir);
   fs.writeFileSync(file, JSON.stringify({ url: `${baseUrl}${CONTROL_PATH}`, token, pid: process.pid }), { mode: 0o600 });
@@ -48,7 +52,12 @@ export function openControlChannel(store: Store, pgliteDir: string, baseUrl: str
     }
     const argv = parsed?.argv;
     const idToken = parsed?.idToken;
-    if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string") || !CONTROL_COMMANDS.has(argv[0] as string) || (idToken !== undefined && typeof idToken !== "string")) {
+    if (
+      !Array.isArray(argv) ||
+      !argv.every((a) => typeof a === "string") ||
+      !CONTROL_COMMANDS.has(argv[0] as string) ||
+      (idToken !== undefined && typeof idToken !== "string")
+    ) {
       res.writeHead(400).end();
       return true;
     }

@@ -19,7 +19,9 @@ export interface Readiness {
 const CACHE_MS = 1000;
 
 async function writable(store: Store): Promise<boolean> {
-  const [row] = rowsOf<{ recovery: boolean; ro: string }>(await store.db.execute(sql`select pg_is_in_recovery() as recovery, current_setting('transaction_read_only') as ro`));
+  const [row] = rowsOf<{ recovery: boolean; ro: string }>(
+    await store.db.execute(sql`select pg_is_in_recovery() as recovery, current_setting('transaction_read_only') as ro`),
+  );
   return row?.recovery === false && row.ro === "off";
 }
 
@@ -28,7 +30,9 @@ export function readinessCheck(deps: { store: Store; policy: CachedPolicy; lifec
   const run = async (): Promise<Readiness> => {
     const safe = (p: Promise<boolean>) => p.catch(() => false);
     const database = await safe(deps.store.db.execute(sql`select 1`).then(() => true));
-    const [isWritable, migrations, listen] = database ? await Promise.all([safe(writable(deps.store)), safe(migrationsCurrent(deps.store)), safe(deps.policy.probe(1000))]) : [false, false, false];
+    const [isWritable, migrations, listen] = database
+      ? await Promise.all([safe(writable(deps.store)), safe(migrationsCurrent(deps.store)), safe(deps.policy.probe(1000))])
+      : [false, false, false];
     const checks = { database, writable: isWritable, migrations, policy_listen: listen, not_draining: !deps.lifecycle.draining };
     return { ready: Object.values(checks).every(Boolean), checks };
   };

@@ -47,7 +47,9 @@ export async function serve(options: ServeOptions): Promise<Served> {
   await app.prepare();
   const handle = app.getRequestHandler();
   const host = options.hostname === "0.0.0.0" || options.hostname === "::" ? "127.0.0.1" : options.hostname;
-  const control = options.controlDir ? openControlChannel(options.store, options.controlDir, `http://${host.includes(":") ? `[${host}]` : host}:${options.port}`) : undefined;
+  const control = options.controlDir
+    ? openControlChannel(options.store, options.controlDir, `http://${host.includes(":") ? `[${host}]` : host}:${options.port}`)
+    : undefined;
   // HSTS on every response of an HTTPS deployment, the MCP endpoint and identity provider included.
   const hsts = strictTransportSecurity(oidcConfig().appUrl);
   const lifecycle = new Lifecycle();
@@ -62,17 +64,26 @@ export async function serve(options: ServeOptions): Promise<Served> {
     }
     if (lifecycle.draining && startsSomethingNew(req, path, mcpPath)) {
       res.writeHead(503, { "retry-after": "1", "content-type": "application/json", connection: "close" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "this instance is shutting down: retry, another instance will take the request" }, id: null }));
+      res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          error: { code: -32000, message: "this instance is shutting down: retry, another instance will take the request" },
+          id: null,
+        }),
+      );
       return;
     }
     // Requests in flight hold the shutdown until they end or the grace period is over.
-    const tracked = req.method === "POST" ? <T,>(work: () => Promise<T>) => lifecycle.track(work) : <T,>(work: () => Promise<T>) => work();
-    observeRequest(req, res, mcpPath, () => tracked(() => (control ? control.handle(req, res) : Promise.resolve(false)).then((done) => done || routes(req, res))).then((done) => (done ? undefined : handle(req, res))))
-      .catch((err: unknown) => {
-        // The path only, never the query string: it may carry state or codes.
-        logger.error({ path: (req.url ?? "").split("?")[0], error: err instanceof Error ? err.name : "error" }, "request failed");
-        if (!res.headersSent) res.writeHead(500).end("internal error");
-      });
+    const tracked = req.method === "POST" ? <T>(work: () => Promise<T>) => lifecycle.track(work) : <T>(work: () => Promise<T>) => work();
+    observeRequest(req, res, mcpPath, () =>
+      tracked(() => (control ? control.handle(req, res) : Promise.resolve(false)).then((done) => done || routes(req, res))).then((done) =>
+        done ? undefined : handle(req, res),
+      ),
+    ).catch((err: unknown) => {
+      // The path only, never the query string: it may carry state or codes.
+      logger.error({ path: (req.url ?? "").split("?")[0], error: err instanceof Error ? err.name : "error" }, "request failed");
+      if (!res.headersSent) res.writeHead(500).end("internal error");
+    });
   });
   // Closes records abandoned by a stopped instance (this one before a restart, or another).
   const stopReconciler = startReconciler(options.store.db, engineConfig());
@@ -92,7 +103,11 @@ function startsSomethingNew(req: http.IncomingMessage, path: string, mcpPath: st
   return /^\/connect\/[^/]+\/decision$/.test(path) || /^\/setup\/[^/]+\/start$/.test(path);
 }
 
-async function answerHealth(path: string, readiness: () => Promise<{ ready: boolean; checks: Record<string, boolean> }>, res: http.ServerResponse): Promise<void> {
+async function answerHealth(
+  path: string,
+  readiness: () => Promise<{ ready: boolean; checks: Record<string, boolean> }>,
+  res: http.ServerResponse,
+): Promise<void> {
   const headers = { "content-type": "application/json", "cache-control": "no-store" };
   if (path === "/healthz") {
     res.writeHead(200, headers).end(JSON.stringify({ status: "ok" }));
@@ -100,6 +115,8 @@ async function answerHealth(path: string, readiness: () => Promise<{ ready: bool
   }
   const r = await readiness().catch(() => ({ ready: false, checks: {} as Record<string, boolean> }));
   // Check names only: which part is failing, never a message that could describe the database.
-  const failing = Object.entries(r.checks).filter(([, ok]) => !ok).map(([name]) => name);
+  const failing = Object.entries(r.checks)
+    .filter(([, ok]) => !ok)
+    .map(([name]) => name);
   res.writeHead(r.ready ? 200 : 503, headers).end(JSON.stringify(r.ready ? { status: "ready" } : { status: "not_ready", failing }));
 }

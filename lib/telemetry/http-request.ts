@@ -7,7 +7,12 @@ import { instanceMetrics } from "@/lib/metrics/instance-metrics";
 import { methodLabel, routeLabel, statusClass } from "@/lib/metrics/route-label";
 import { tracer, tracingOn } from "./tracing";
 
-export function observeRequest<T>(req: http.IncomingMessage, res: http.ServerResponse, mcpPath: string, work: () => Promise<T>): Promise<T> {
+export function observeRequest<T>(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  mcpPath: string,
+  work: () => Promise<T>,
+): Promise<T> {
   const started = process.hrtime.bigint();
   const route = routeLabel((req.url ?? "/").split("?")[0]!, mcpPath);
   const method = methodLabel(req.method);
@@ -20,13 +25,17 @@ export function observeRequest<T>(req: http.IncomingMessage, res: http.ServerRes
   if (!tracingOn()) return work();
   const parent = propagation.extract(context.active(), req.headers);
   return context.with(parent, () =>
-    tracer().startActiveSpan(`${method} ${route}`, { kind: SpanKind.SERVER, attributes: { "http.request.method": method, "http.route": route } }, (span) => {
-      res.once("close", () => {
-        span.setAttribute("http.response.status_code", res.statusCode);
-        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-        span.end();
-      });
-      return work();
-    }),
+    tracer().startActiveSpan(
+      `${method} ${route}`,
+      { kind: SpanKind.SERVER, attributes: { "http.request.method": method, "http.route": route } },
+      (span) => {
+        res.once("close", () => {
+          span.setAttribute("http.response.status_code", res.statusCode);
+          if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+          span.end();
+        });
+        return work();
+      },
+    ),
   );
 }

@@ -8,20 +8,27 @@ export async function tracedFetch(url: string | URL, init: RequestInit = {}): Pr
   if (!tracingOn()) return fetch(url, init);
   const target = new URL(url);
   const method = (init.method ?? "GET").toUpperCase();
-  return tracer().startActiveSpan(`${method} ${target.host}`, { kind: SpanKind.CLIENT, attributes: { "http.request.method": method, "server.address": target.hostname, "url.path": target.pathname } }, async (span) => {
-    try {
-      // The trace continues at the peer when it speaks W3C trace context.
-      const headers = new Headers(init.headers);
-      propagation.inject(context.active(), headers, { set: (h, k, v) => h.set(k, v) });
-      const res = await fetch(url, { ...init, headers });
-      span.setAttribute("http.response.status_code", res.status);
-      if (res.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      return res;
-    } catch (err) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.name : "error" });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer().startActiveSpan(
+    `${method} ${target.host}`,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: { "http.request.method": method, "server.address": target.hostname, "url.path": target.pathname },
+    },
+    async (span) => {
+      try {
+        // The trace continues at the peer when it speaks W3C trace context.
+        const headers = new Headers(init.headers);
+        propagation.inject(context.active(), headers, { set: (h, k, v) => h.set(k, v) });
+        const res = await fetch(url, { ...init, headers });
+        span.setAttribute("http.response.status_code", res.status);
+        if (res.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        return res;
+      } catch (err) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.name : "error" });
+        throw err;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }

@@ -49,7 +49,11 @@ export function argumentsFor(need: FieldNeed, args: Record<string, unknown> | un
 }
 
 function describe(name: string, prop: Record<string, unknown>): string {
-  const options = Array.isArray(prop.enum) ? (prop.enum as unknown[]).map(String) : Array.isArray(prop.oneOf) ? (prop.oneOf as Array<{ const?: unknown }>).map((o) => String(o.const)) : undefined;
+  const options = Array.isArray(prop.enum)
+    ? (prop.enum as unknown[]).map(String)
+    : Array.isArray(prop.oneOf)
+      ? (prop.oneOf as Array<{ const?: unknown }>).map((o) => String(o.const))
+      : undefined;
   if (options) return `${name} (${options.join(" or ")})`;
   if (prop.format === "date") return `${name} (YYYY-MM-DD)`;
   return name;

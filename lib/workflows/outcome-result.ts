@@ -20,25 +20,47 @@ export function unansweredResult(outcome: Exclude<AskOutcome, { status: "answere
     case "declined":
       return textResult("You declined. Nothing was done.", base);
     case "cancelled":
-      return textResult(`The request was cancelled. Nothing was done. You will not be asked again for ${opts.cooldownMinutes} minutes.${sooner}`, base);
+      return textResult(
+        `The request was cancelled. Nothing was done. You will not be asked again for ${opts.cooldownMinutes} minutes.${sooner}`,
+        base,
+      );
     case "timed_out":
       return textResult("No answer arrived in time. Nothing was done; call the tool again to retry.", base, true);
     case "repeat_prevented":
-      return textResult(`You ${outcome.previous} this less than ${opts.cooldownMinutes} minutes ago, so you are not asked again yet. Nothing was done.${sooner}`, { ...base, previous: outcome.previous });
+      return textResult(
+        `You ${outcome.previous} this less than ${opts.cooldownMinutes} minutes ago, so you are not asked again yet. Nothing was done.${sooner}`,
+        { ...base, previous: outcome.previous },
+      );
     case "invalid":
-      return textResult(`The answer was not accepted (${outcome.errors.map((e) => `${e.field}: ${e.keyword}`).join("; ")}). Nothing was done; call the tool again to retry.`, { ...base, errors: outcome.errors }, true);
+      return textResult(
+        `The answer was not accepted (${outcome.errors.map((e) => `${e.field}: ${e.keyword}`).join("; ")}). Nothing was done; call the tool again to retry.`,
+        { ...base, errors: outcome.errors },
+        true,
+      );
     case "revoked":
-      return textResult(`Stopped: ${outcome.reason}. Your answer arrived after that and was not used. Nothing was done.`, { ...base, reason: outcome.reason }, true);
+      return textResult(
+        `Stopped: ${outcome.reason}. Your answer arrived after that and was not used. Nothing was done.`,
+        { ...base, reason: outcome.reason },
+        true,
+      );
     case "failed":
       return textResult(`The client could not be asked (${outcome.reason}). Nothing was done.`, base, true);
     case "fallback":
     case "blocked": {
       if (outcome.status === "fallback" && opts.viaArguments && /no form mode/.test(outcome.reason)) {
         // The client cannot show forms: say what the person can do instead, in plain words.
-        return textResult(`Not asked: your client cannot show forms (${outcome.reason}). Nothing was done. To go ahead, ${opts.viaArguments}.`, { ...base, reason: outcome.reason, viaArguments: true }, true);
+        return textResult(
+          `Not asked: your client cannot show forms (${outcome.reason}). Nothing was done. To go ahead, ${opts.viaArguments}.`,
+          { ...base, reason: outcome.reason, viaArguments: true },
+          true,
+        );
       }
       const manual = opts.setupUrl ? ` You can do this outside the chat at ${opts.setupUrl}.` : "";
-      return textResult(`Not asked: ${outcome.reason}. Nothing was done.${manual}`, { ...base, reason: outcome.reason, ...(opts.setupUrl ? { setupUrl: opts.setupUrl } : {}) }, true);
+      return textResult(
+        `Not asked: ${outcome.reason}. Nothing was done.${manual}`,
+        { ...base, reason: outcome.reason, ...(opts.setupUrl ? { setupUrl: opts.setupUrl } : {}) },
+        true,
+      );
     }
   }
 }

@@ -55,5 +55,9 @@ export function defineWorkflow(def: WorkflowDefinition): WorkflowDefinition {
 }
 
 export function textResult(text: string, structured?: Record<string, unknown>, isError = false): CallToolResult {
-  return { content: [{ type: "text", text }], ...(structured ? { structuredContent: structured } : {}), ...(isError ? { isError: true } : {}) };
+  return {
+    content: [{ type: "text", text }],
+    ...(structured ? { structuredContent: structured } : {}),
+    ...(isError ? { isError: true } : {}),
+  };
 }

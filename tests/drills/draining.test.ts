@@ -44,8 +44,17 @@ describe("drill: health and draining", () => {
     // A new session is refused, clearly and retryably.
     const fresh = await fetch(`${app.baseUrl}/api/mcp`, {
       method: "POST",
-      headers: { authorization: `Bearer ${await mint("user-bob-1002")}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "late", version: "1" } } }),
+      headers: {
+        authorization: `Bearer ${await mint("user-bob-1002")}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "late", version: "1" } },
+      }),
     });
     expect(fresh.status).toBe(503);
     expect(fresh.headers.get("retry-after")).toBe("1");

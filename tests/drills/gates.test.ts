@@ -38,13 +38,24 @@ function gateRun(get: Get, instanceEnv: Record<string, string>, flowId: string, 
   const env = deploymentEnv(get, instanceEnv);
   Object.assign(process.env, dep.secrets, { DATA_DIR: dep.dataDir, APP_URL: app.baseUrl });
   return (async () => {
-    const store = await openStore(dep.databaseUrl ? { kind: "postgres", url: dep.databaseUrl, poolMax: 2 } : { kind: "pglite", dataDir: path.join(dep.dataDir, "pglite") }, { purpose: "gates test" });
+    const store = await openStore(
+      dep.databaseUrl
+        ? { kind: "postgres", url: dep.databaseUrl, poolMax: 2 }
+        : { kind: "pglite", dataDir: path.join(dep.dataDir, "pglite") },
+      { purpose: "gates test" },
+    );
     try {
       // The flow as the demo seeds it: no canary share is raised for the gate.
       const [flow] = await store.db.select().from(flows).where(eq(flows.id, flowId));
       const target = gateTargetFor({ origin: app.baseUrl, db: store.db, logFile }, env);
       const approver = approverFile ? await approverFromSessionFile(approverFile, { ...env, CTL_SESSION_FILE: approverFile }) : undefined;
-      const run = await runGates(store.db, { flowId, actor: "op-releaser-0003", target, signer: loadSigner(), ...(approver ? { approver } : {}) });
+      const run = await runGates(store.db, {
+        flowId,
+        actor: "op-releaser-0003",
+        target,
+        signer: loadSigner(),
+        ...(approver ? { approver } : {}),
+      });
       return { ...run, flow: flow!, stored: await evidenceByHash(store.db, run.hash) };
     } finally {
       await store.close();
@@ -63,8 +74,12 @@ function logTo(get: Get): string {
 
 type Run = Awaited<ReturnType<typeof gateRun>>;
 const gate = (r: Run, name: string) => r.evidence.gates.find((g) => g.gate === name)!;
-const passed = (r: Run, name: string) => gate(r, name).checks.filter((c) => c.outcome === "passed").map((c) => `${c.name} | ${c.variant ?? ""}`);
-const notPassing = (r: Run) => r.evidence.gates.filter((g) => !["passed", "not_applicable"].includes(g.outcome)).map((g) => `${g.gate}: ${g.reason}`);
+const passed = (r: Run, name: string) =>
+  gate(r, name)
+    .checks.filter((c) => c.outcome === "passed")
+    .map((c) => `${c.name} | ${c.variant ?? ""}`);
+const notPassing = (r: Run) =>
+  r.evidence.gates.filter((g) => !["passed", "not_applicable"].includes(g.outcome)).map((g) => `${g.gate}: ${g.reason}`);
 
 describe.runIf(process.env.DATABASE_URL)("gates against a healthy deployment", () => {
   // A form timeout short enough for the contract gate to wait it out.
@@ -83,11 +98,33 @@ describe.runIf(process.env.DATABASE_URL)("gates against a healthy deployment", (
     expect(report.stored?.document).toContain(report.evidence.runId);
     expect(report.hash).not.toBe(repos.hash);
     // Not vacuous: the checks that tell the two flows apart ran and passed.
-    expect(passed(report, "contract")).toEqual(expect.arrayContaining([expect.stringMatching(/^form accept ends completed \| claude-code .* @ 2025-11-25/), expect.stringMatching(/^form accept ends completed \| claude-code .* @ 2026-07-28/), expect.stringMatching(/^client disconnect mid-form ends cancelled.*2025-11-25/), expect.stringMatching(/^form nobody answers ends timed_out.*2025-11-25/)]));
-    expect(gate(report, "contract").checks.find((c) => c.name.startsWith("form nobody answers") && c.outcome === "passed")!.detail).toMatch(/waited out the deployment's 8 s timeout/);
-    expect(passed(repos, "contract")).toEqual(expect.arrayContaining([expect.stringMatching(/^URL accept ends connect_pending \| Visual Studio Code/)]));
-    expect(passed(report, "privacy")).toEqual(expect.arrayContaining([expect.stringMatching(/^search store/), expect.stringMatching(/^search audit log/), expect.stringMatching(/^search fresh evidence export/), expect.stringMatching(/^search log file/), expect.stringMatching(/^search metrics endpoint/)]));
-    expect(gate(report, "privacy").checks.find((c) => c.name === "search traces")).toMatchObject({ outcome: "not_applicable", detail: expect.stringMatching(/exports no traces/) });
+    expect(passed(report, "contract")).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^form accept ends completed \| claude-code .* @ 2025-11-25/),
+        expect.stringMatching(/^form accept ends completed \| claude-code .* @ 2026-07-28/),
+        expect.stringMatching(/^client disconnect mid-form ends cancelled.*2025-11-25/),
+        expect.stringMatching(/^form nobody answers ends timed_out.*2025-11-25/),
+      ]),
+    );
+    expect(gate(report, "contract").checks.find((c) => c.name.startsWith("form nobody answers") && c.outcome === "passed")!.detail).toMatch(
+      /waited out the deployment's 8 s timeout/,
+    );
+    expect(passed(repos, "contract")).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^URL accept ends connect_pending \| Visual Studio Code/)]),
+    );
+    expect(passed(report, "privacy")).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^search store/),
+        expect.stringMatching(/^search audit log/),
+        expect.stringMatching(/^search fresh evidence export/),
+        expect.stringMatching(/^search log file/),
+        expect.stringMatching(/^search metrics endpoint/),
+      ]),
+    );
+    expect(gate(report, "privacy").checks.find((c) => c.name === "search traces")).toMatchObject({
+      outcome: "not_applicable",
+      detail: expect.stringMatching(/exports no traces/),
+    });
     expect(passed(repos, "recovery")).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^another browser user opening the link is refused/),
@@ -109,26 +146,66 @@ describe.runIf(process.env.DATABASE_URL)("gates against a healthy deployment", (
       "retries after the decision: executed exactly once",
       "retries racing the decision: executed exactly once",
     ]);
-    expect(passed(run, "contract")).toEqual(expect.arrayContaining([expect.stringMatching(/^approval step: no form/), expect.stringMatching(/^rejected by the second operator/)]));
+    expect(passed(run, "contract")).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^approval step: no form/), expect.stringMatching(/^rejected by the second operator/)]),
+    );
     expect(gate(run, "accessibility")).toMatchObject({ outcome: "not_applicable", reason: expect.stringMatching(/opens no page/) });
     // The decisions are the approver's own, audited by the product (not the releaser's).
     expect(gate(run, "contract").checks.find((c) => c.name.startsWith("rejected by"))!.detail).toMatch(/op-approver-0004/);
   });
 
   it("runs as `ctl gates run --target --approver-session` against the deployment, as the releaser signed in with ctl login; the releaser cannot be the approver", async () => {
-    const env = { ...deploymentEnv(get, instanceEnv), CTL_SESSION_FILE: path.join(fs.mkdtempSync(path.join(os.tmpdir(), "eg-gates-ctl-")), "session.json") };
+    const env = {
+      ...deploymentEnv(get, instanceEnv),
+      CTL_SESSION_FILE: path.join(fs.mkdtempSync(path.join(os.tmpdir(), "eg-gates-ctl-")), "session.json"),
+    };
     expect((await ctlLogin("releaser", env)).code).toBe(0);
     const approver = await approverSession(get, instanceEnv);
     const { app } = get();
-    const r = await runCli(["gates", "run", "--flow", "purge_report_cache:claude-code", "--target", app.baseUrl, "--log-file", logTo(get), "--approver-session", approver, "--as", "op-releaser-0003", "--json"], env);
-    const out = JSON.parse(r.stdout) as { ok: boolean; evidenceSha256: string; evidence: { gates: Array<{ gate: string; outcome: string; reason: string | null }> } };
+    const r = await runCli(
+      [
+        "gates",
+        "run",
+        "--flow",
+        "purge_report_cache:claude-code",
+        "--target",
+        app.baseUrl,
+        "--log-file",
+        logTo(get),
+        "--approver-session",
+        approver,
+        "--as",
+        "op-releaser-0003",
+        "--json",
+      ],
+      env,
+    );
+    const out = JSON.parse(r.stdout) as {
+      ok: boolean;
+      evidenceSha256: string;
+      evidence: { gates: Array<{ gate: string; outcome: string; reason: string | null }> };
+    };
     expect(out.evidence.gates.map((g) => g.gate)).toEqual(["contract", "privacy", "phishing", "accessibility", "recovery"]);
     expect(out.evidence.gates.filter((g) => !["passed", "not_applicable"].includes(g.outcome))).toEqual([]);
     expect([out.ok, r.code]).toEqual([true, 0]);
     const status = await runCli(["gates", "status", "--flow", "purge_report_cache:claude-code", "--json"], env);
     expect(JSON.parse(status.stdout).gates.map((g: { status: string }) => g.status)).toEqual(out.evidence.gates.map(() => "passed"));
     // Two people: the releaser's own session as the approver is refused before anything runs.
-    const self = await runCli(["gates", "run", "--flow", "purge_report_cache:claude-code", "--target", app.baseUrl, "--approver-session", env.CTL_SESSION_FILE, "--as", "op-releaser-0003"], env);
+    const self = await runCli(
+      [
+        "gates",
+        "run",
+        "--flow",
+        "purge_report_cache:claude-code",
+        "--target",
+        app.baseUrl,
+        "--approver-session",
+        env.CTL_SESSION_FILE,
+        "--as",
+        "op-releaser-0003",
+      ],
+      env,
+    );
     expect(self.code).not.toBe(0);
     expect(self.stderr).toMatch(/approver must be another operator/);
   });
@@ -158,7 +235,11 @@ describe.runIf(process.env.DATABASE_URL)("gates against a deployment that skips 
 
 describe.runIf(process.env.DATABASE_URL)("gates against a deployment with the three defects the new checks catch", () => {
   // One deployment, three independent defects, each in a different flow or step.
-  const instanceEnv = { LOG_LEVEL: "info", ELICITATION_TIMEOUT_SECONDS: "5", GATE_TEST_FAULTS: "new-record-on-retry,timeout-not-recorded,approval-not-consumed" };
+  const instanceEnv = {
+    LOG_LEVEL: "info",
+    ELICITATION_TIMEOUT_SECONDS: "5",
+    GATE_TEST_FAULTS: "new-record-on-retry,timeout-not-recorded,approval-not-consumed",
+  };
   const get = useInstance(instanceEnv);
   it("a retried URL call that opens a second record fails recovery at the lost accept", async () => {
     const run = await gateRun(get, instanceEnv, "list_repositories:visual-studio-code", logTo(get));

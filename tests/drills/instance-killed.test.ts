@@ -29,7 +29,14 @@ describe.skipIf(!postgresUrl)("drill: instance killed mid-connect", () => {
     // Each instance has its own data directory: what they share is configuration (dep.secrets).
     const [providers, a, b] = await Promise.all([0, 1, 2].map(() => startInstance(dep, { publicUrl, ownDataDir: true })));
     instances.push(providers!, a!, b!);
-    lb = await startBalancer({ port: publicPort, appPort: a!.port, fixed: [{ prefix: "/oidc", port: providers!.port }, { prefix: "/dev/downstream", port: providers!.port }] });
+    lb = await startBalancer({
+      port: publicPort,
+      appPort: a!.port,
+      fixed: [
+        { prefix: "/oidc", port: providers!.port },
+        { prefix: "/dev/downstream", port: providers!.port },
+      ],
+    });
   });
   afterAll(async () => {
     await lb?.close();
@@ -66,7 +73,10 @@ describe.skipIf(!postgresUrl)("drill: instance killed mid-connect", () => {
     await expect(c1.call("list_repositories")).rejects.toThrow(/session not found|404/);
     await c1.close().catch(() => {});
     const c2 = await connectClient(`${lb.url}/api/mcp`, token, opts);
-    expect((await c2.call("list_repositories")).structured).toMatchObject({ outcome: "completed", repositories: ["acme/reports", "acme/infrastructure", "acme/website"] });
+    expect((await c2.call("list_repositories")).structured).toMatchObject({
+      outcome: "completed",
+      repositories: ["acme/reports", "acme/infrastructure", "acme/website"],
+    });
     expect(c2.received).toHaveLength(0); // resumed from the stored grant: not asked again
     await c2.close();
 
@@ -74,7 +84,8 @@ describe.skipIf(!postgresUrl)("drill: instance killed mid-connect", () => {
     try {
       const records = await sql`select id, state from elicitation_records where subject = 'user-alice-1001' and mode = 'url'`;
       expect(records).toEqual([{ id, state: "completed" }]);
-      const [{ n: connections }] = (await sql`select count(*)::int as n from downstream_connections where subject = 'user-alice-1001'`) as unknown as [{ n: number }];
+      const [{ n: connections }] =
+        (await sql`select count(*)::int as n from downstream_connections where subject = 'user-alice-1001'`) as unknown as [{ n: number }];
       const [{ n: secrets }] = (await sql`select count(*)::int as n from vault_secrets`) as unknown as [{ n: number }];
       expect({ connections, secrets }).toEqual({ connections: 1, secrets: 1 });
       const events = await sql`select from_state, to_state from elicitation_events where record_id = ${id} order by id`;

@@ -48,10 +48,14 @@ describe("drill: completion notification lost with the client's stream", () => {
     await app.stop();
     const store = await dep.open();
     try {
-      const records = rowsOf<{ id: string; state: string }>(await store.db.execute(sql`select id, state from elicitation_records where subject = 'user-bob-1002' and mode = 'url'`));
+      const records = rowsOf<{ id: string; state: string }>(
+        await store.db.execute(sql`select id, state from elicitation_records where subject = 'user-bob-1002' and mode = 'url'`),
+      );
       expect(records).toEqual([{ id, state: "completed" }]);
       const [counts] = rowsOf<{ connections: number; secrets: number }>(
-        await store.db.execute(sql`select (select count(*) from downstream_connections where subject = 'user-bob-1002')::int as connections, (select count(*) from vault_secrets)::int as secrets`),
+        await store.db.execute(
+          sql`select (select count(*) from downstream_connections where subject = 'user-bob-1002')::int as connections, (select count(*) from vault_secrets)::int as secrets`,
+        ),
       );
       expect(counts).toEqual({ connections: 1, secrets: 1 });
       expect(await verifyStoredChain(store.db)).toMatchObject({ ok: true });

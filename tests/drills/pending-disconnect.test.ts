@@ -20,32 +20,36 @@ describe.skipIf(!postgresUrl)("drill: clients that go away end their pending eli
 
   // A harness bound, not an assertion: setting up N clients twice on a shared 2-core machine
   // takes minutes (about 0.4 s per client under load was seen).
-  it(`${clients} pending forms: none left in flight, memory released, the store reconciles`, { timeout: Math.max(240_000, clients * 1_200) }, async () => {
-    const { dep, app } = deployment();
-    const store = await dep.open();
-    try {
-      const report = await runPendingDisconnect({
-        mcpUrl: `${app.baseUrl}/api/mcp`,
-        token: tokenMinter(dep.dataDir, app.baseUrl, dep.secrets),
-        clients,
-        runId: `pending-${Date.now().toString(36)}`,
-        serverRss: () => app.rss(),
-        db: store.db,
-      });
-      // The figures, for the record (PERFORMANCE.md's capacity table comes from `npm run load`).
-      process.stderr.write(`pending-disconnect drill: ${JSON.stringify(report)}\n`);
-      expect(report.problems).toEqual([]);
-      expect(report.pendingAtOnce).toBe(clients);
-      expect(report.inFlightLeft).toBe(0);
-      // Two rounds (warm-up and measured), each of N.
-      expect(report.records).toBe(2 * clients);
-      expect(report.byState).toEqual({ cancelled: 2 * clients });
-      expect(report.disconnectedReasons).toBe(2 * clients);
-      expect(report.memoryBackWithin10Percent).toBe(true);
-      expect(report.rollupDrift).toBe(0);
-      expect(report.sessionsStillOpen).toBe(0);
-    } finally {
-      await store.close();
-    }
-  });
+  it(
+    `${clients} pending forms: none left in flight, memory released, the store reconciles`,
+    { timeout: Math.max(240_000, clients * 1_200) },
+    async () => {
+      const { dep, app } = deployment();
+      const store = await dep.open();
+      try {
+        const report = await runPendingDisconnect({
+          mcpUrl: `${app.baseUrl}/api/mcp`,
+          token: tokenMinter(dep.dataDir, app.baseUrl, dep.secrets),
+          clients,
+          runId: `pending-${Date.now().toString(36)}`,
+          serverRss: () => app.rss(),
+          db: store.db,
+        });
+        // The figures, for the record (PERFORMANCE.md's capacity table comes from `npm run load`).
+        process.stderr.write(`pending-disconnect drill: ${JSON.stringify(report)}\n`);
+        expect(report.problems).toEqual([]);
+        expect(report.pendingAtOnce).toBe(clients);
+        expect(report.inFlightLeft).toBe(0);
+        // Two rounds (warm-up and measured), each of N.
+        expect(report.records).toBe(2 * clients);
+        expect(report.byState).toEqual({ cancelled: 2 * clients });
+        expect(report.disconnectedReasons).toBe(2 * clients);
+        expect(report.memoryBackWithin10Percent).toBe(true);
+        expect(report.rollupDrift).toBe(0);
+        expect(report.sessionsStillOpen).toBe(0);
+      } finally {
+        await store.close();
+      }
+    },
+  );
 });

@@ -10,14 +10,19 @@ import { runLoad, type CallOutcome } from "../../bench/load-clients";
 import { reconcileLoad } from "../../bench/reconcile-load";
 import { postgresUrl, restartPostgres, useInstance } from "./drill-env";
 
-
 describe.skipIf(!postgresUrl)("drill: PostgreSQL restarted mid-load", () => {
   const deployment = useInstance({ ELICITATION_COOLDOWN_SECONDS: "0.2" });
 
   it("fails fast and clearly while down, recovers within seconds, and loses or half-writes nothing", async () => {
     const { dep, app } = deployment();
     const runId = `drill-pg-${Date.now().toString(36)}`;
-    const load = runLoad({ mcpUrl: `${app.baseUrl}/api/mcp`, token: tokenMinter(dep.dataDir, app.baseUrl), clients: 6, durationMs: 22_000, runId });
+    const load = runLoad({
+      mcpUrl: `${app.baseUrl}/api/mcp`,
+      token: tokenMinter(dep.dataDir, app.baseUrl),
+      clients: 6,
+      durationMs: 22_000,
+      runId,
+    });
     await new Promise((r) => setTimeout(r, 6_000));
     const down = Date.now();
     await restartPostgres();
@@ -29,7 +34,9 @@ describe.skipIf(!postgresUrl)("drill: PostgreSQL restarted mid-load", () => {
     expect(before.length).toBeGreaterThan(10);
     const failed = calls.filter((c) => c.outcome === "store_unavailable" || c.outcome === "transport_error");
     expect(failed.length).toBeGreaterThan(0); // the restart was felt...
-    process.stdout.write(`pg-restart: restart took ${up - down} ms; ${failed.length} calls refused meanwhile, slowest in ${Math.round(Math.max(...failed.map((c) => c.ms)))} ms\n`);
+    process.stdout.write(
+      `pg-restart: restart took ${up - down} ms; ${failed.length} calls refused meanwhile, slowest in ${Math.round(Math.max(...failed.map((c) => c.ms)))} ms\n`,
+    );
     for (const c of failed) {
       expect(c.startedAt).toBeGreaterThanOrEqual(down - 6_000); // ...only around the restart,
       expect(c.ms).toBeLessThan(5_000); // fast: the connect timeout, never a client timeout,

@@ -37,7 +37,8 @@ async function callUntil(match: RegExp) {
 }
 
 async function counts() {
-  const [row] = await admin`select (select count(*) from elicitation_records)::int as records, (select count(*) from audit_log)::int as audit, (select count(*) from kill_switches where active)::int as switches`;
+  const [row] =
+    await admin`select (select count(*) from elicitation_records)::int as records, (select count(*) from audit_log)::int as audit, (select count(*) from kill_switches where active)::int as switches`;
   return row;
 }
 
@@ -73,11 +74,21 @@ describe.skipIf(!postgresUrl)("drill: read-only database", () => {
     expect(tool.text).toBe("Not done: the database is read-only. Nothing was done; retry in a moment.");
     expect(tool.structured).toEqual({ outcome: "store_unavailable" });
 
-    const control = await page.request.post(`${app.baseUrl}/api/console/kill-switch`, { data: { scope: "global", action: "engage", reason: "read-only drill" }, headers: { origin: app.baseUrl } });
+    const control = await page.request.post(`${app.baseUrl}/api/console/kill-switch`, {
+      data: { scope: "global", action: "engage", reason: "read-only drill" },
+      headers: { origin: app.baseUrl },
+    });
     expect(control.status()).toBe(503);
-    expect(await control.json()).toEqual({ ok: false, error: "Not changed: the database is read-only. Nothing was saved; try again when it is back." });
+    expect(await control.json()).toEqual({
+      ok: false,
+      error: "Not changed: the database is read-only. Nothing was saved; try again when it is back.",
+    });
 
-    const ctl = await runCli(["kill-switch", "on", "--scope", "global", "--reason", "read-only drill"], { DATABASE_URL: dep.databaseUrl, DATA_DIR: dep.dataDir, APP_URL: app.baseUrl });
+    const ctl = await runCli(["kill-switch", "on", "--scope", "global", "--reason", "read-only drill"], {
+      DATABASE_URL: dep.databaseUrl,
+      DATA_DIR: dep.dataDir,
+      APP_URL: app.baseUrl,
+    });
     expect(ctl.code).not.toBe(0);
     expect(ctl.stderr).toMatch(/not done: the database is read-only; nothing was changed/);
 

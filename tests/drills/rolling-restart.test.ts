@@ -56,7 +56,11 @@ describe.skipIf(!postgresUrl)("drill: rolling restart of two instances", () => {
       const token = await mint(`user-roll-${n}`);
       while (!stop) {
         try {
-          const c = await connectClient(`${lb.url}/api/mcp`, token, { name: "drill-roll", capabilities: { elicitation: { form: {} } }, answer: async () => (await new Promise((r) => setTimeout(r, 30)), { action: "accept", content: FORM }) });
+          const c = await connectClient(`${lb.url}/api/mcp`, token, {
+            name: "drill-roll",
+            capabilities: { elicitation: { form: {} } },
+            answer: async () => (await new Promise((r) => setTimeout(r, 30)), { action: "accept", content: FORM }),
+          });
           try {
             for (let k = 0; k < 5 && !stop; k++) {
               const r = await c.call("generate_report");
@@ -77,7 +81,11 @@ describe.skipIf(!postgresUrl)("drill: rolling restart of two instances", () => {
     const heldCall = async (target: Instance, subject: string) => {
       let release!: () => void;
       const released = new Promise<void>((r) => (release = r));
-      const c = await connectClient(`${target.baseUrl}/api/mcp`, await mint(subject), { name: "drill-roll-held", capabilities: { elicitation: { form: {} } }, answer: async () => (await released, { action: "accept", content: FORM }) });
+      const c = await connectClient(`${target.baseUrl}/api/mcp`, await mint(subject), {
+        name: "drill-roll-held",
+        capabilities: { elicitation: { form: {} } },
+        answer: async () => (await released, { action: "accept", content: FORM }),
+      });
       const call = c.call("generate_report");
       await expect.poll(() => c.received.length, { timeout: 30_000 }).toBe(1);
       return { release, done: call.finally(() => c.close().catch(() => {})) };
@@ -88,7 +96,9 @@ describe.skipIf(!postgresUrl)("drill: rolling restart of two instances", () => {
     const restart = async (old: Instance, subject: string) => {
       const replacement = await start();
       const held = await heldCall(old, subject);
-      const exited = new Promise<number | null>((r) => (old.child.exitCode !== null ? r(old.child.exitCode) : old.child.once("exit", (code) => r(code))));
+      const exited = new Promise<number | null>((r) =>
+        old.child.exitCode !== null ? r(old.child.exitCode) : old.child.once("exit", (code) => r(code)),
+      );
       old.child.kill("SIGTERM");
       await expect.poll(() => lb.ready().includes(old.port), { timeout: 10_000 }).toBe(false);
       held.release();
@@ -128,7 +138,10 @@ describe.skipIf(!postgresUrl)("drill: rolling restart of two instances", () => {
     }
     // What clients saw instead is retryable: a refused new session (503 while draining), or a session
     // whose instance has gone (the balancer's 502, a 404, a closed connection); never lost work.
-    for (const m of retried) expect(m).toMatch(/503|shutting down|upstream unreachable|session not found|404|fetch failed|ECONNRE|socket|terminated|other side closed/i);
+    for (const m of retried)
+      expect(m).toMatch(
+        /503|shutting down|upstream unreachable|session not found|404|fetch failed|ECONNRE|socket|terminated|other side closed/i,
+      );
     expect(retried.length).toBeLessThan(completed.length);
   });
 });

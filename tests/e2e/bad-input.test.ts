@@ -28,13 +28,19 @@ afterAll(async () => {
 const REFUSALS = new Set(["access.denied", "access.denied_repeated", "connect.refused", "connect.refused_repeated", "connect.mismatch"]);
 
 async function state() {
-  const audit = (await (await fetch(`${base()}/api/console/audit?limit=1`, { headers: { cookie } })).json()) as { data: Array<{ seq: number }> };
-  const switches = (await (await fetch(`${base()}/api/console/kill-switch`, { headers: { cookie } })).json()) as { data: Array<{ scope: string }> };
+  const audit = (await (await fetch(`${base()}/api/console/audit?limit=1`, { headers: { cookie } })).json()) as {
+    data: Array<{ seq: number }>;
+  };
+  const switches = (await (await fetch(`${base()}/api/console/kill-switch`, { headers: { cookie } })).json()) as {
+    data: Array<{ scope: string }>;
+  };
   return { head: audit.data[0]!.seq, switches: switches.data.map((s) => s.scope).sort() };
 }
 
 async function writtenSince(head: number): Promise<string[]> {
-  const res = (await (await fetch(`${base()}/api/console/audit?limit=500`, { headers: { cookie } })).json()) as { data: Array<{ seq: number; action: string }> };
+  const res = (await (await fetch(`${base()}/api/console/audit?limit=500`, { headers: { cookie } })).json()) as {
+    data: Array<{ seq: number; action: string }>;
+  };
   return res.data.filter((e) => e.seq > head).map((e) => e.action);
 }
 
@@ -65,7 +71,9 @@ describe("the inputs the outside attack used", () => {
   });
 
   it("a sign-in callback URL on a look-alike host never leaves the site", async () => {
-    const res = await fetch(`${base()}/api/auth/signin/oidc?callbackUrl=${encodeURIComponent(`http://localhost:${port}.evil.example/`)}`, { redirect: "manual" });
+    const res = await fetch(`${base()}/api/auth/signin/oidc?callbackUrl=${encodeURIComponent(`http://localhost:${port}.evil.example/`)}`, {
+      redirect: "manual",
+    });
     expect(res.status).toBeLessThan(500);
     expect(res.headers.get("location") ?? "").not.toContain("evil.example");
   });
@@ -73,7 +81,31 @@ describe("the inputs the outside attack used", () => {
 
 // Values an attacker reaches for first, mixed with generated ones.
 const nasty = fc.oneof(
-  fc.constantFrom("__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "valueOf", "", " ", "%00", "\u0000", "null", "undefined", "NaN", "-1", "1e309", "99999999999999999999999", "../../../etc/passwd", "<script>alert(1)</script>", "'; drop table audit_log; --", "\u202e\u200b", "http://localhost.evil.example/", "//evil.example", "/\\evil.example"),
+  fc.constantFrom(
+    "__proto__",
+    "constructor",
+    "prototype",
+    "toString",
+    "hasOwnProperty",
+    "valueOf",
+    "",
+    " ",
+    "%00",
+    "\u0000",
+    "null",
+    "undefined",
+    "NaN",
+    "-1",
+    "1e309",
+    "99999999999999999999999",
+    "../../../etc/passwd",
+    "<script>alert(1)</script>",
+    "'; drop table audit_log; --",
+    "\u202e\u200b",
+    "http://localhost.evil.example/",
+    "//evil.example",
+    "/\\evil.example",
+  ),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: "grapheme", maxLength: 20 }),
   fc.bigInt().map(String),
@@ -128,21 +160,40 @@ describe("generated input on every route", () => {
 
   it("POST bodies: generated JSON to the kill switch, generated forms to the connect and setup routes", async () => {
     const before = await state();
-    const json = fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom("scope", "action", "reason", "expiresInMinutes", "__proto__", "constructor"), fc.oneof(nasty, fc.jsonValue())));
+    const json = fc.oneof(
+      fc.jsonValue(),
+      fc.dictionary(
+        fc.constantFrom("scope", "action", "reason", "expiresInMinutes", "__proto__", "constructor"),
+        fc.oneof(nasty, fc.jsonValue()),
+      ),
+    );
     await fc.assert(
       fc.asyncProperty(json, async (body) => {
-        const res = await fetch(`${base()}/api/console/kill-switch`, { method: "POST", headers: { cookie, origin: base(), "content-type": "application/json" }, body: JSON.stringify(body) });
+        const res = await fetch(`${base()}/api/console/kill-switch`, {
+          method: "POST",
+          headers: { cookie, origin: base(), "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
         await res.arrayBuffer();
         return res.status < 500;
       }),
       { numRuns: 40 },
     );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("/connect/0123456789abcdef0123456789abcdef/decision", "/setup/demo-git-nope/start", "/connect/__proto__/decision"), fc.dictionary(fc.constantFrom("action", "__proto__", "constructor"), nasty), async (p, form) => {
-        const res = await fetch(`${base()}${p}`, { method: "POST", redirect: "manual", headers: { cookie, origin: base(), "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form).toString() });
-        await res.arrayBuffer();
-        return res.status < 500;
-      }),
+      fc.asyncProperty(
+        fc.constantFrom("/connect/0123456789abcdef0123456789abcdef/decision", "/setup/demo-git-nope/start", "/connect/__proto__/decision"),
+        fc.dictionary(fc.constantFrom("action", "__proto__", "constructor"), nasty),
+        async (p, form) => {
+          const res = await fetch(`${base()}${p}`, {
+            method: "POST",
+            redirect: "manual",
+            headers: { cookie, origin: base(), "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams(form).toString(),
+          });
+          await res.arrayBuffer();
+          return res.status < 500;
+        },
+      ),
       { numRuns: 30 },
     );
     expect((await state()).switches).toEqual(before.switches);

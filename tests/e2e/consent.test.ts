@@ -12,11 +12,24 @@ const NAME = `<img src=x onerror="document.title='owned'">Console`;
 
 describe("consent at the bundled provider", () => {
   it("asks before a registered client gets a code, remembers Allow, withdraws, and sign-out asks first", async () => {
-    const reg = await fetch(`${base()}/oidc/reg`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: NAME, redirect_uris: ["https://evil.example/cb"], token_endpoint_auth_method: "none" }) });
+    const reg = await fetch(`${base()}/oidc/reg`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: NAME, redirect_uris: ["https://evil.example/cb"], token_endpoint_auth_method: "none" }),
+    });
     expect(reg.status).toBe(201);
     const clientId = ((await reg.json()) as { client_id: string }).client_id;
     const crafted = new URL(`${base()}/oidc/auth`);
-    for (const [k, v] of Object.entries({ client_id: clientId, response_type: "code", redirect_uri: "https://evil.example/cb", scope: "openid mcp", resource: `${base()}/api/mcp`, code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" })) crafted.searchParams.set(k, v);
+    for (const [k, v] of Object.entries({
+      client_id: clientId,
+      response_type: "code",
+      redirect_uri: "https://evil.example/cb",
+      scope: "openid mcp",
+      resource: `${base()}/api/mcp`,
+      code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+      code_challenge_method: "S256",
+    }))
+      crafted.searchParams.set(k, v);
 
     // bypassCSP only so axe-core can be injected for the accessibility checks: the provider's
     // pages forbid every script, which is the point.

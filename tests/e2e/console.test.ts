@@ -16,7 +16,6 @@ import { signIn } from "../helpers/sign-in";
 const browser = useBrowser();
 const base = () => inject("baseUrl");
 
-
 async function token(subject: string) {
   return (await runCli(["token", "--subject", subject], inject("appEnv"))).stdout.trim();
 }
@@ -30,7 +29,11 @@ async function as(login: string, target = "/console"): Promise<Page> {
 
 describe("console", () => {
   it("an operator revokes a pending URL handle; its late callback attaches nothing", async () => {
-    const client = await connectClient(`${base()}/api/mcp`, await token("user-bob-1002"), { name: "e2e-console", capabilities: { elicitation: { url: {} } }, answer: () => ({ action: "accept" }) });
+    const client = await connectClient(`${base()}/api/mcp`, await token("user-bob-1002"), {
+      name: "e2e-console",
+      capabilities: { elicitation: { url: {} } },
+      answer: () => ({ action: "accept" }),
+    });
     const first = await client.call("list_repositories");
     expect(first.structured).toMatchObject({ outcome: "connect_pending" });
     const id = first.structured.elicitationId as string;
@@ -54,7 +57,11 @@ describe("console", () => {
         }
         response = await bob.context().request.get(next.toString(), { maxRedirects: 0 });
       }
-      await route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><html lang=en><title>held</title><p>held</p></html>" });
+      await route.fulfill({
+        status: 200,
+        contentType: "text/html",
+        body: "<!doctype html><html lang=en><title>held</title><p>held</p></html>",
+      });
     });
     await bob.getByRole("button", { name: "Continue to Demo Git" }).click();
     await bob.waitForURL(/\/dev\/downstream\/interaction\//);
@@ -100,7 +107,10 @@ describe("console", () => {
   });
 
   it("an approver clears a purge request from the queue; the retried call proceeds once", async () => {
-    const alice = await connectClient(`${base()}/api/mcp`, await token("user-alice-1001"), { name: "e2e-approvals", capabilities: { elicitation: { form: {} } } });
+    const alice = await connectClient(`${base()}/api/mcp`, await token("user-alice-1001"), {
+      name: "e2e-approvals",
+      capabilities: { elicitation: { form: {} } },
+    });
     const asked = await alice.call("purge_report_cache");
     expect(asked.structured, asked.text).toMatchObject({ outcome: "approval_pending" });
     const id = asked.structured.approval as string;
@@ -121,7 +131,10 @@ describe("console", () => {
     const auditor = await as("auditor", "/console/audit");
     expect(await seriousA11yViolations(auditor)).toEqual([]);
     await auditor.screenshot({ path: path.join(SHOTS, "audit.png"), fullPage: true });
-    const [download] = await Promise.all([auditor.waitForEvent("download"), auditor.getByRole("button", { name: "Download export" }).click()]);
+    const [download] = await Promise.all([
+      auditor.waitForEvent("download"),
+      auditor.getByRole("button", { name: "Download export" }).click(),
+    ]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "eg-e2e-evidence-"));
     const tarPath = path.join(dir, "evidence.tar");
     await download.saveAs(tarPath);
@@ -133,7 +146,12 @@ describe("console", () => {
     // signed release-gate documents, when a gate has run in this deployment: verified above).
     execFileSync("tar", ["-xf", tarPath, "-C", dir]);
     const parts = fs.readdirSync(dir);
-    expect(parts.filter((n) => !n.startsWith("audit.ndjson.") && !n.startsWith("gate-evidence.")).sort()).toEqual(["evidence.tar", "manifest.json", "manifest.json.sig", "signer.pub.pem"]);
+    expect(parts.filter((n) => !n.startsWith("audit.ndjson.") && !n.startsWith("gate-evidence.")).sort()).toEqual([
+      "evidence.tar",
+      "manifest.json",
+      "manifest.json.sig",
+      "signer.pub.pem",
+    ]);
     expect(parts.filter((n) => n.startsWith("gate-evidence.")).every((n) => /^gate-evidence\.[0-9a-f]{64}\.json$/.test(n))).toBe(true);
     expect(fs.readdirSync(dir).filter((n) => n.startsWith("audit.ndjson."))).toContain("audit.ndjson.000001");
     // The same archive, uploaded to the console as downloaded, verifies too; a changed line is named.
@@ -165,7 +183,9 @@ describe("console", () => {
     await expect.poll(async () => admin.getByTestId("origin-result").textContent()).toMatch(/^Refused: .*accept the warnings/);
     await admin.getByLabel(/accept the URL check/).check();
     await admin.getByRole("button", { name: "Add to allowlist" }).click();
-    await expect.poll(async () => admin.getByTestId("origin-result").textContent()).toBe("Allowed https://xn--pple-43d.com with 1 redirect URI(s).");
+    await expect
+      .poll(async () => admin.getByTestId("origin-result").textContent())
+      .toBe("Allowed https://xn--pple-43d.com with 1 redirect URI(s).");
     await admin.reload();
     expect(await admin.getByTestId("origins").textContent()).toContain("shown as аpple.com");
     expect(await seriousA11yViolations(admin)).toEqual([]);
@@ -198,7 +218,9 @@ describe("console", () => {
     await releaser.reload();
     const again = releaser.getByRole("form", { name: `Release controls for ${flowId}` });
     await again.getByRole("button", { name: "Apply approved promotion" }).click();
-    await expect.poll(async () => again.getByRole("status").textContent()).toMatch(/^Refused: gates not passing for the current version: contract missing/);
+    await expect
+      .poll(async () => again.getByRole("status").textContent())
+      .toMatch(/^Refused: gates not passing for the current version: contract missing/);
   });
 
   it("every console control on the records and overview pages is reachable from the keyboard", async () => {
@@ -218,7 +240,17 @@ describe("console", () => {
     }
     const all = [...reached].join("\n");
     // (A label wraps its select, so the select's name starts with the label text.)
-    for (const want of [/^select:State/m, /^select:Mode/m, /^select:Client/m, /^button:Apply:/m, /^input:Reason for revoking:/m, /^input:Select record [0-9a-f]+:/m, /^a:[0-9a-f]{12}…:/m, /^button:Sign out:/m]) expect(all).toMatch(want);
+    for (const want of [
+      /^select:State/m,
+      /^select:Mode/m,
+      /^select:Client/m,
+      /^button:Apply:/m,
+      /^input:Reason for revoking:/m,
+      /^input:Select record [0-9a-f]+:/m,
+      /^a:[0-9a-f]{12}…:/m,
+      /^button:Sign out:/m,
+    ])
+      expect(all).toMatch(want);
     expect(all).not.toMatch(/:none$/m);
 
     // The kill switch, by keyboard, up to its confirmation step.
@@ -244,7 +276,16 @@ describe("console", () => {
       await page.goto(`${base()}/console/records`);
       return page.locator("a[href^='/console/records/']").first().getAttribute("href");
     })();
-    for (const path of ["/console", "/console/records", firstRecord!, "/console/flows", "/console/approvals", "/console/origins", "/console/clients", "/console/audit"]) {
+    for (const path of [
+      "/console",
+      "/console/records",
+      firstRecord!,
+      "/console/flows",
+      "/console/approvals",
+      "/console/origins",
+      "/console/clients",
+      "/console/audit",
+    ]) {
       await page.goto(`${base()}${path}`);
       // Every visible, enabled control gets a number; then Tab walks the page from the top.
       const total = await page.evaluate(() => {
@@ -254,8 +295,15 @@ describe("console", () => {
           const closed = el.closest("details:not([open])");
           return !!closed && !(el.tagName === "SUMMARY" && el.parentElement === closed);
         };
-        const controls = [...document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea, summary, [tabindex]")].filter(
-          (el) => el.tabIndex >= 0 && !(el as HTMLButtonElement).disabled && (el as HTMLInputElement).type !== "hidden" && el.getClientRects().length > 0 && !folded(el),
+        const controls = [
+          ...document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea, summary, [tabindex]"),
+        ].filter(
+          (el) =>
+            el.tabIndex >= 0 &&
+            !(el as HTMLButtonElement).disabled &&
+            (el as HTMLInputElement).type !== "hidden" &&
+            el.getClientRects().length > 0 &&
+            !folded(el),
         );
         controls.forEach((el, i) => el.setAttribute("data-kb", String(i)));
         (document.activeElement as HTMLElement | null)?.blur();
@@ -268,13 +316,21 @@ describe("console", () => {
         await page.keyboard.press("Tab");
         const hit = await page.evaluate(() => {
           const el = document.activeElement as HTMLElement | null;
-          return el?.dataset.kb === undefined ? null : { kb: el.dataset.kb, outline: getComputedStyle(el).outlineStyle, name: el.outerHTML.slice(0, 90) };
+          return el?.dataset.kb === undefined
+            ? null
+            : { kb: el.dataset.kb, outline: getComputedStyle(el).outlineStyle, name: el.outerHTML.slice(0, 90) };
         });
         if (!hit) continue;
         reached.add(hit.kb);
         if (hit.outline === "none") unstyled.push(hit.name);
       }
-      const missed = await page.evaluate((seen) => [...document.querySelectorAll<HTMLElement>("[data-kb]")].filter((el) => !seen.includes(el.dataset.kb!)).map((el) => el.outerHTML.slice(0, 80)), [...reached]);
+      const missed = await page.evaluate(
+        (seen) =>
+          [...document.querySelectorAll<HTMLElement>("[data-kb]")]
+            .filter((el) => !seen.includes(el.dataset.kb!))
+            .map((el) => el.outerHTML.slice(0, 80)),
+        [...reached],
+      );
       expect(missed, `${path}: controls Tab never reached`).toEqual([]);
       expect(unstyled, `${path}: focus without a visible outline`).toEqual([]);
     }
@@ -286,7 +342,9 @@ describe("console", () => {
     const add = page.getByRole("button", { name: "Add to allowlist" });
     for (let i = 0; i < 5 && !(await add.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
-    await expect.poll(async () => page.getByTestId("origin-result").textContent()).toBe("Allowed https://keyboard.example.org with 1 redirect URI(s).");
+    await expect
+      .poll(async () => page.getByTestId("origin-result").textContent())
+      .toBe("Allowed https://keyboard.example.org with 1 redirect URI(s).");
   });
 
   it("shows client compatibility per deployment", async () => {

@@ -35,9 +35,15 @@ function mutatingRoutes(): MutatingRoute[] {
         const src = fs.readFileSync(full, "utf8");
         const methods = new Set<string>();
         for (const m of src.matchAll(/export\s+(?:async\s+function|const)\s+(POST|PUT|PATCH|DELETE)\b/g)) methods.add(m[1]!);
-        for (const m of src.matchAll(/export\s*\{([^}]*)\}/g)) for (const n of m[1]!.matchAll(/\bas\s+(POST|PUT|PATCH|DELETE)\b/g)) methods.add(n[1]!);
+        for (const m of src.matchAll(/export\s*\{([^}]*)\}/g))
+          for (const n of m[1]!.matchAll(/\bas\s+(POST|PUT|PATCH|DELETE)\b/g)) methods.add(n[1]!);
         const rel = path.relative(path.join(root, "app"), path.dirname(full)).split(path.sep);
-        const urlPath = "/" + rel.filter((s) => !/^\(.*\)$/.test(s)).map((s) => s.replace(/^\[(?:\.\.\.)?(.+)\]$/, (_, name: string) => SAMPLE[name] ?? "x")).join("/");
+        const urlPath =
+          "/" +
+          rel
+            .filter((s) => !/^\(.*\)$/.test(s))
+            .map((s) => s.replace(/^\[(?:\.\.\.)?(.+)\]$/, (_, name: string) => SAMPLE[name] ?? "x"))
+            .join("/");
         for (const method of methods) out.push({ file: path.relative(root, full), method, path: urlPath });
       }
     }
@@ -78,7 +84,13 @@ describe("every mutating route refuses other origins", () => {
   it("finds the mutating route handlers (size guard: a broken scan cannot pass vacuously)", () => {
     expect(routes.length).toBeGreaterThanOrEqual(5);
     expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
-      expect.arrayContaining(["POST /api/console/kill-switch", "POST /api/console/audit/verify", `POST /connect/${SAMPLE.id}/decision`, "POST /setup/demo-git/start", "POST /api/auth/signout"]),
+      expect.arrayContaining([
+        "POST /api/console/kill-switch",
+        "POST /api/console/audit/verify",
+        `POST /connect/${SAMPLE.id}/decision`,
+        "POST /setup/demo-git/start",
+        "POST /api/auth/signout",
+      ]),
     );
   });
 
@@ -94,8 +106,16 @@ describe("every mutating route refuses other origins", () => {
       for (const contentType of ["application/json", "text/plain", "application/x-www-form-urlencoded"]) {
         it(`${route.method} ${route.path} (${route.file}) from ${who} as ${contentType}`, async () => {
           const [headBefore, switchesBefore] = [await auditHead(), await engagedSwitches()];
-          const body = contentType === "application/json" ? JSON.stringify({ scope: "global", action: "engage", reason: "csrf attempt" }) : "scope=global&action=continue&reason=csrf+attempt";
-          const res = await fetch(`${base()}${route.path}`, { method: route.method, redirect: "manual", headers: { cookie, origin, "content-type": contentType, "sec-fetch-site": who === "another site" ? "cross-site" : "same-site" }, body });
+          const body =
+            contentType === "application/json"
+              ? JSON.stringify({ scope: "global", action: "engage", reason: "csrf attempt" })
+              : "scope=global&action=continue&reason=csrf+attempt";
+          const res = await fetch(`${base()}${route.path}`, {
+            method: route.method,
+            redirect: "manual",
+            headers: { cookie, origin, "content-type": contentType, "sec-fetch-site": who === "another site" ? "cross-site" : "same-site" },
+            body,
+          });
           expect(res.status).toBe(403);
           // Refused before anything ran: no audit entry, no switch, nothing else written.
           expect(await auditHead()).toBe(headBefore);
@@ -120,14 +140,21 @@ describe("the other ways in: server actions, and the one GET that writes", () =>
     form.set("1_scope", "mode:url");
     form.set("1_action", "engage");
     form.set("1_reason", "csrf attempt");
-    const res = await fetch(`${base()}/console`, { method: "POST", headers: { cookie, "next-action": "0".repeat(42), accept: "text/x-component", ...headers }, body: form });
+    const res = await fetch(`${base()}/console`, {
+      method: "POST",
+      headers: { cookie, "next-action": "0".repeat(42), accept: "text/x-component", ...headers },
+      body: form,
+    });
     expect(res.status).toBe(403);
     expect(await auditHead()).toBe(headBefore);
     expect(await engagedSwitches()).toEqual(switchesBefore);
   });
 
   it.each([
-    ["an <img> on another port of the same host", { "sec-fetch-site": "same-site", "sec-fetch-mode": "no-cors", "sec-fetch-dest": "image" }],
+    [
+      "an <img> on another port of the same host",
+      { "sec-fetch-site": "same-site", "sec-fetch-mode": "no-cors", "sec-fetch-dest": "image" },
+    ],
     ["a link on another site", { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate" }],
     ["a page announcing another origin", { origin: `http://localhost:${Number(port) + 1}` }],
   ])("the evidence download (it writes an audit entry) refuses %s", async (_who, headers) => {

@@ -65,7 +65,10 @@ describe("denied console views", () => {
     if (!url) return;
     const store = await openStore({ kind: "postgres", url, poolMax: 1 });
     try {
-      const [pending] = await store.db.select().from(auditCoalesce).where(and(eq(auditCoalesce.actorId, SUBJECT), eq(auditCoalesce.targetId, "clients")));
+      const [pending] = await store.db
+        .select()
+        .from(auditCoalesce)
+        .where(and(eq(auditCoalesce.actorId, SUBJECT), eq(auditCoalesce.targetId, "clients")));
       expect(pending?.repeats).toBe(100 - open.length);
       const window = abuseConfig(inject("appEnv")).auditCoalesceWindowMs;
       await flushCoalescedAudit(store.db, window, new Date(Date.now() + window + 1000));

@@ -52,13 +52,17 @@ describe("governed endpoint against the running app", () => {
     expect(blocked.text).toMatch(/kill switch global is engaged \(stopped by an operator\)/);
     expect(blocked.text).not.toContain("e2e incident drill");
     const status = await runCli(["kill-switch", "status", "--json"], env());
-    expect((JSON.parse(status.stdout).active as Array<{ scope: string }>).filter((s) => s.scope === "global")).toEqual([expect.objectContaining({ scope: "global", changedBy: "ctl" })]);
+    expect((JSON.parse(status.stdout).active as Array<{ scope: string }>).filter((s) => s.scope === "global")).toEqual([
+      expect.objectContaining({ scope: "global", changedBy: "ctl" }),
+    ]);
 
     // Releasing needs two different operators, each proven by `ctl login` (device flow at the provider).
     const sessions = fs.mkdtempSync(path.join(os.tmpdir(), "eg-e2e-ctl-"));
     const asOperator = (who: string) => ({ ...env(), CTL_SESSION_FILE: path.join(sessions, `${who}.json`) });
     expect((await ctlLogin("operator", asOperator("operator"))).code).toBe(0);
-    expect((await runCli(["kill-switch", "off", "--reason", "drill over"], asOperator("operator"))).stdout).toMatch(/release of global requested/);
+    expect((await runCli(["kill-switch", "off", "--reason", "drill over"], asOperator("operator"))).stdout).toMatch(
+      /release of global requested/,
+    );
     expect((await client.call("generate_report")).isError).toBe(true);
     expect((await ctlLogin("admin", asOperator("admin"))).code).toBe(0);
     expect((await runCli(["kill-switch", "off", "--reason", "drill over"], asOperator("admin"))).stdout).toMatch(/released/);

@@ -22,7 +22,11 @@ async function as(login: string, target: string): Promise<Page> {
 /** A same-origin JSON POST from the signed-in page, the way the console's own script would send it. */
 const release = (page: Page, scope: string) =>
   page.evaluate(async (s) => {
-    const res = await fetch("/api/console/kill-switch", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scope: s, action: "release", reason: "e2e pause over" }) });
+    const res = await fetch("/api/console/kill-switch", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ scope: s, action: "release", reason: "e2e pause over" }),
+    });
     return { status: res.status, body: (await res.json()) as { ok: boolean; data?: { state: string } } };
   }, scope);
 
@@ -34,14 +38,18 @@ describe("pause a flow in the console", () => {
     await form.getByLabel("Minutes").fill("30");
     await form.getByLabel("Reason").fill("e2e maintenance");
     await form.getByRole("button", { name: "Pause" }).click();
-    await expect.poll(async () => form.getByRole("status").textContent()).toMatch(/^paused until \d{4}-\d\d-\d\d \d\d:\d\d UTC; \d+ unfinished handle\(s\) revoked$/);
+    await expect
+      .poll(async () => form.getByRole("status").textContent())
+      .toMatch(/^paused until \d{4}-\d\d-\d\d \d\d:\d\d UTC; \d+ unfinished handle\(s\) revoked$/);
     const operator = await as("operator", "/console/flows");
     try {
       await releaser.reload();
       const row = releaser.locator(`[data-flow="${FLOW}"]`);
       expect(await row.getByTestId("flow-stopped").textContent()).toMatch(/^stopped until \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
       expect(await releaser.getByTestId("kill-switch-banner").textContent()).toContain(`flow:${FLOW} (paused for 30 min: e2e maintenance)`);
-      const status = (await (await releaser.request.get(`${base()}/api/console/kill-switch`)).json()) as { data: Array<{ scope: string; expiresAt: string | null }> };
+      const status = (await (await releaser.request.get(`${base()}/api/console/kill-switch`)).json()) as {
+        data: Array<{ scope: string; expiresAt: string | null }>;
+      };
       expect(status.data.find((k) => k.scope === `flow:${FLOW}`)?.expiresAt).toEqual(expect.any(String));
 
       const viewer = await as("viewer", "/console/flows");
@@ -49,9 +57,15 @@ describe("pause a flow in the console", () => {
       expect(await viewer.getByRole("form", { name: `Pause: ${FLOW}` }).count()).toBe(0);
       expect(await operator.getByRole("form", { name: `Pause: ${FLOW}` }).count()).toBe(0);
     } finally {
-      expect(await release(operator, `flow:${FLOW}`)).toEqual({ status: 200, body: { ok: true, data: { state: "release_requested", scope: `flow:${FLOW}` } } });
+      expect(await release(operator, `flow:${FLOW}`)).toEqual({
+        status: 200,
+        body: { ok: true, data: { state: "release_requested", scope: `flow:${FLOW}` } },
+      });
       const admin = await as("admin", "/console");
-      expect(await release(admin, `flow:${FLOW}`)).toEqual({ status: 200, body: { ok: true, data: { state: "released", scope: `flow:${FLOW}` } } });
+      expect(await release(admin, `flow:${FLOW}`)).toEqual({
+        status: 200,
+        body: { ok: true, data: { state: "released", scope: `flow:${FLOW}` } },
+      });
     }
   });
 });

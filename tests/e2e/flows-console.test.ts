@@ -32,7 +32,9 @@ describe("client profiles and flow stages in the console", () => {
     await form.getByLabel("OAuth client id").fill("e2e-dcr-client-2");
     await form.getByLabel("Profile id").fill("unregistered");
     await form.getByRole("button", { name: "Save mapping" }).click();
-    await expect.poll(async () => form.getByRole("status").textContent()).toMatch(/^Refused: invalid input: "unregistered" is where unmapped clients go/);
+    await expect
+      .poll(async () => form.getByRole("status").textContent())
+      .toMatch(/^Refused: invalid input: "unregistered" is where unmapped clients go/);
 
     const viewer = await as("viewer", "/console/clients");
     await expect.poll(() => viewer.getByRole("cell", { name: "e2e-dcr-client-1", exact: true }).count()).toBe(1);
@@ -42,10 +44,12 @@ describe("client profiles and flow stages in the console", () => {
     await admin.reload();
     const unmap = admin.getByRole("form", { name: "Unmap e2e-dcr-client-1" });
     await unmap.getByRole("button", { name: "Unmap" }).click();
-    await expect.poll(async () => {
-      await admin.reload();
-      return admin.getByRole("row").filter({ hasText: "e2e-dcr-client-1" }).textContent();
-    }).toMatch(/unmapped/);
+    await expect
+      .poll(async () => {
+        await admin.reload();
+        return admin.getByRole("row").filter({ hasText: "e2e-dcr-client-1" }).textContent();
+      })
+      .toMatch(/unmapped/);
   });
 
   it("a releaser sets a flow's canary share; a viewer has no control", async () => {
@@ -66,6 +70,8 @@ describe("client profiles and flow stages in the console", () => {
     expect(await viewer.getByRole("form", { name: "Roll back generate_report for every client" }).count()).toBe(0);
     // The seeded history's client names are shown as observations of the flow they ran in.
     await viewer.locator('[data-flow="generate_report:visual-studio-code"] summary').click();
-    expect(await viewer.getByRole("list", { name: "Observed clients of generate_report:visual-studio-code" }).textContent()).toMatch(/Visual Studio Code/);
+    expect(await viewer.getByRole("list", { name: "Observed clients of generate_report:visual-studio-code" }).textContent()).toMatch(
+      /Visual Studio Code/,
+    );
   });
 });

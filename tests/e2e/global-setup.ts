@@ -47,7 +47,14 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
   // APP_URL is the one public origin: the issuer, the MCP resource and the cookies all hang off it.
-  const env: Record<string, string> = { DATA_DIR: tmp, DATABASE_URL: "", NEXT_TELEMETRY_DISABLED: "1", APP_URL: baseUrl, PORT: String(port), APP_ENV: "development" };
+  const env: Record<string, string> = {
+    DATA_DIR: tmp,
+    DATABASE_URL: "",
+    NEXT_TELEMETRY_DISABLED: "1",
+    APP_URL: baseUrl,
+    PORT: String(port),
+    APP_ENV: "development",
+  };
   if (process.env.DATABASE_URL) {
     const created = await createPostgresDatabase(process.env.DATABASE_URL);
     drop = created.drop;
@@ -62,11 +69,15 @@ export default async function setup(project: TestProject) {
 
   const logStream = fs.createWriteStream(serverLog);
   let output = "";
-  const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "lib/cli/main.ts"), "serve", "--port", String(port)], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "lib/cli/main.ts"), "serve", "--port", String(port)],
+    {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   // Everything the server prints is kept: tests search it for planted canary values.
   child.stdout!.on("data", (d) => ((output += d), logStream.write(d)));
   child.stderr!.on("data", (d) => ((output += d), logStream.write(d)));

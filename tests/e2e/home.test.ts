@@ -5,7 +5,6 @@ import { signIn } from "../helpers/sign-in";
 
 const browser = useBrowser();
 
-
 describe("overview", () => {
   it("shows live counts read from the seeded store to a signed-in viewer", async () => {
     const seed = inject("seed");
@@ -39,7 +38,16 @@ describe("overview", () => {
     expect(background).not.toBe("rgb(255, 255, 255)");
     await page.goto(`${inject("baseUrl")}/console/records`);
     const detail = await page.locator("a[href^='/console/records/']").first().getAttribute("href");
-    const pages: Array<[string, string]> = [["/console", "overview"], ["/console/records", "records"], [detail!, "record-detail"], ["/console/flows", "flows"], ["/console/approvals", "approvals"], ["/console/origins", "origins"], ["/console/clients", "clients"], ["/console/audit", "audit"]];
+    const pages: Array<[string, string]> = [
+      ["/console", "overview"],
+      ["/console/records", "records"],
+      [detail!, "record-detail"],
+      ["/console/flows", "flows"],
+      ["/console/approvals", "approvals"],
+      ["/console/origins", "origins"],
+      ["/console/clients", "clients"],
+      ["/console/audit", "audit"],
+    ];
     for (const [target, name] of pages) {
       await page.goto(`${inject("baseUrl")}${target}`);
       expect(await seriousA11yViolations(page), target).toEqual([]);

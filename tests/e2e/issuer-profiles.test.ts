@@ -10,17 +10,32 @@ import { runCli } from "../helpers/cli";
 import { connectClient } from "../helpers/mcp-client";
 import { signIn } from "../helpers/sign-in";
 
-const ROLE_MAP = "gateway-admins=admin,gateway-operators=operator,gateway-releasers=releaser,gateway-approvers=approver,gateway-auditors=auditor,gateway-viewers=viewer";
+const ROLE_MAP =
+  "gateway-admins=admin,gateway-operators=operator,gateway-releasers=releaser,gateway-approvers=approver,gateway-auditors=auditor,gateway-viewers=viewer";
 
 const CASES = [
   {
     profile: "groups",
-    env: { DEV_IDP_PROFILE: "groups", OIDC_ROLES_CLAIM: "groups", OIDC_ROLE_MAP: ROLE_MAP, OIDC_TENANT_CLAIM: "tid", OIDC_ACCESS_TOKEN_TYP: "JWT", OIDC_SCOPES: "openid profile groups" },
+    env: {
+      DEV_IDP_PROFILE: "groups",
+      OIDC_ROLES_CLAIM: "groups",
+      OIDC_ROLE_MAP: ROLE_MAP,
+      OIDC_TENANT_CLAIM: "tid",
+      OIDC_ACCESS_TOKEN_TYP: "JWT",
+      OIDC_SCOPES: "openid profile groups",
+    },
     signOutPath: "/oidc/oauth2/v2.0/logout",
   },
   {
     profile: "nested",
-    env: { DEV_IDP_PROFILE: "nested", OIDC_ROLES_CLAIM: "realm_access.roles", OIDC_ROLE_MAP: ROLE_MAP, OIDC_TENANT_CLAIM: "organization", OIDC_ACCESS_TOKEN_TYP: "any", OIDC_SCOPES: "openid profile" },
+    env: {
+      DEV_IDP_PROFILE: "nested",
+      OIDC_ROLES_CLAIM: "realm_access.roles",
+      OIDC_ROLE_MAP: ROLE_MAP,
+      OIDC_TENANT_CLAIM: "organization",
+      OIDC_ACCESS_TOKEN_TYP: "any",
+      OIDC_SCOPES: "openid profile",
+    },
     signOutPath: "/signed-out",
   },
 ] as const;
@@ -70,13 +85,23 @@ describe.each(CASES)("a deployment on an issuer shaped $profile", (c) => {
   });
 
   it("admits this issuer's MCP access tokens and counts the call per instance", async () => {
-    const minted = await runCli(["token", "--subject", "user-alice-1001", "--json"], { ...process.env, ...dep.secrets, ...c.env, DATA_DIR: dep.dataDir, DATABASE_URL: dep.databaseUrl ?? "", APP_URL: app.baseUrl, APP_ENV: "development" });
+    const minted = await runCli(["token", "--subject", "user-alice-1001", "--json"], {
+      ...process.env,
+      ...dep.secrets,
+      ...c.env,
+      DATA_DIR: dep.dataDir,
+      DATABASE_URL: dep.databaseUrl ?? "",
+      APP_URL: app.baseUrl,
+      APP_ENV: "development",
+    });
     expect(minted.code).toBe(0);
     const { access_token: token } = JSON.parse(minted.stdout) as { access_token: string };
     const client = await connectClient(`${app.baseUrl}/api/mcp`, token, { capabilities: {} });
     expect((await client.client.listTools()).tools.length).toBeGreaterThan(0);
     await client.close();
-    const metrics = await (await fetch(`${app.baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${dep.secrets.METRICS_TOKEN}` } })).text();
+    const metrics = await (
+      await fetch(`${app.baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${dep.secrets.METRICS_TOKEN}` } })
+    ).text();
     expect(metrics).toMatch(/^mcp_requests_total\{method="tools\/list",outcome="ok"\} [1-9]/m);
     expect(metrics).toMatch(/^http_server_requests_total\{route="\/api\/mcp",method="POST",status="2xx"\} [1-9]/m);
   });

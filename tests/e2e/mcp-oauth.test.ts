@@ -14,7 +14,6 @@ import { DEMO_PASSWORD } from "../helpers/sign-in";
 const REDIRECT = "http://127.0.0.1:9/oauth/callback"; // nothing listens: the browser's request is intercepted
 const browser = useBrowser();
 
-
 class BrowserOAuthProvider implements OAuthClientProvider {
   info?: OAuthClientInformationMixed;
   saved?: OAuthTokens;
@@ -24,7 +23,13 @@ class BrowserOAuthProvider implements OAuthClientProvider {
     return REDIRECT;
   }
   get clientMetadata() {
-    return { client_name: "e2e MCP client", redirect_uris: [REDIRECT], grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "none" };
+    return {
+      client_name: "e2e MCP client",
+      redirect_uris: [REDIRECT],
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
   }
   clientInformation() {
     return this.info;

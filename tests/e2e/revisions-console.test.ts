@@ -24,7 +24,17 @@ describe("revisions in the console", () => {
     await page.goto(`${base()}/console?period=30d&by=revision`);
     const table = page.getByTestId("health-table");
     const headers = await table.locator("thead th").allInnerTexts();
-    expect(headers.slice(0, 9)).toEqual(["revision", "Records", "Completed", "Declined", "Cancelled by the person", "Client went away", "Validation failed", "Timed out (nobody answered)", "Prevented repeats"]);
+    expect(headers.slice(0, 9)).toEqual([
+      "revision",
+      "Records",
+      "Completed",
+      "Declined",
+      "Cancelled by the person",
+      "Client went away",
+      "Validation failed",
+      "Timed out (nobody answered)",
+      "Prevented repeats",
+    ]);
     const groups = await table.locator("tbody tr td:first-child").allInnerTexts();
     expect(groups).toEqual(expect.arrayContaining(["2025-11-25", "2026-07-28"]));
     // The seeded 2025-era history has clients that went away: a share, not "-" or 0.0%.

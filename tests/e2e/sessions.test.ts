@@ -18,7 +18,11 @@ async function signedIn(login: string, target = "/console"): Promise<{ context: 
 
 const killSwitchStatus = (cookie: string) => fetch(`${base()}/api/console/kill-switch`, { headers: { cookie } }).then((r) => r.status);
 const engage = (cookie: string) =>
-  fetch(`${base()}/api/console/kill-switch`, { method: "POST", headers: { cookie, origin: base(), "content-type": "application/json" }, body: JSON.stringify({ scope: "mode:form", action: "engage", reason: "replayed cookie" }) });
+  fetch(`${base()}/api/console/kill-switch`, {
+    method: "POST",
+    headers: { cookie, origin: base(), "content-type": "application/json" },
+    body: JSON.stringify({ scope: "mode:form", action: "engage", reason: "replayed cookie" }),
+  });
 
 describe("server-side sessions", () => {
   it("a cookie captured before sign-out no longer works after it", async () => {
@@ -33,7 +37,9 @@ describe("server-side sessions", () => {
     expect(replay.status).toBe(401);
     // Nothing was engaged by the replay.
     const admin = await signedIn("admin");
-    const active = (await (await fetch(`${base()}/api/console/kill-switch`, { headers: { cookie: admin.cookie } })).json()) as { data: Array<{ scope: string }> };
+    const active = (await (await fetch(`${base()}/api/console/kill-switch`, { headers: { cookie: admin.cookie } })).json()) as {
+      data: Array<{ scope: string }>;
+    };
     expect(active.data.map((s) => s.scope)).not.toContain("mode:form");
     await admin.context.close();
     await context.close();
@@ -56,8 +62,14 @@ describe("server-side sessions", () => {
     const vpage = viewer.context.pages()[0]!;
     await vpage.goto(`${base()}/console`);
     await vpage.waitForURL(/\/sign-in/);
-    const audit = (await (await fetch(`${base()}/api/console/audit?action=operator.sessions_ended&limit=5`, { headers: { cookie: admin.cookie } })).json()) as { data: Array<{ actorId: string; targetId: string; detail: Record<string, unknown> }> };
-    expect(audit.data[0]).toMatchObject({ actorId: "op-admin-0001", targetId: "op-viewer-0006", detail: { reason: "laptop reported stolen" } });
+    const audit = (await (
+      await fetch(`${base()}/api/console/audit?action=operator.sessions_ended&limit=5`, { headers: { cookie: admin.cookie } })
+    ).json()) as { data: Array<{ actorId: string; targetId: string; detail: Record<string, unknown> }> };
+    expect(audit.data[0]).toMatchObject({
+      actorId: "op-admin-0001",
+      targetId: "op-viewer-0006",
+      detail: { reason: "laptop reported stolen" },
+    });
     expect(Number(audit.data[0]!.detail.sessions)).toBeGreaterThanOrEqual(1);
     await viewer.context.close();
     await admin.context.close();

@@ -9,7 +9,6 @@ import { signIn } from "../helpers/sign-in";
 const browser = useBrowser();
 const base = () => inject("baseUrl");
 
-
 describe("console sign-in", () => {
   it("redirects an anonymous visitor to sign-in and refuses console APIs with 401", async () => {
     const page = await browser().newPage();
@@ -18,7 +17,11 @@ describe("console sign-in", () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(SHOTS, "sign-in.png") });
     await page.close();
-    const res = await fetch(`${base()}/api/console/kill-switch`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const res = await fetch(`${base()}/api/console/kill-switch`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(res.status).toBe(401);
     expect((await fetch(`${base()}/api/console/kill-switch`)).status).toBe(401);
   });
@@ -41,23 +44,33 @@ describe("console sign-in", () => {
     const a = await ctxA.newPage();
     await signIn(a, base(), "operator");
     // A scope that names nothing (a typo) is refused, not shown as engaged.
-    const typo = await a.request.post(`${base()}/api/console/kill-switch`, { data: { scope: "workflow:generate_reprot", action: "engage", reason: "e2e drill" } });
+    const typo = await a.request.post(`${base()}/api/console/kill-switch`, {
+      data: { scope: "workflow:generate_reprot", action: "engage", reason: "e2e drill" },
+    });
     expect(typo.status()).toBe(409);
     expect(await typo.json()).toMatchObject({ ok: false, error: expect.stringMatching(/no workflow is called "generate_reprot"/) });
-    const engage = await a.request.post(`${base()}/api/console/kill-switch`, { data: { scope: "mode:form", action: "engage", reason: "e2e drill" } });
+    const engage = await a.request.post(`${base()}/api/console/kill-switch`, {
+      data: { scope: "mode:form", action: "engage", reason: "e2e drill" },
+    });
     expect(engage.status()).toBe(200);
     await a.reload();
     await expect(a.getByTestId("kill-switch-banner").textContent()).resolves.toContain("mode:form");
-    const ask = await a.request.post(`${base()}/api/console/kill-switch`, { data: { scope: "mode:form", action: "release", reason: "drill over" } });
+    const ask = await a.request.post(`${base()}/api/console/kill-switch`, {
+      data: { scope: "mode:form", action: "release", reason: "drill over" },
+    });
     expect(await ask.json()).toMatchObject({ ok: true, data: { state: "release_requested" } });
-    const again = await a.request.post(`${base()}/api/console/kill-switch`, { data: { scope: "mode:form", action: "release", reason: "drill over" } });
+    const again = await a.request.post(`${base()}/api/console/kill-switch`, {
+      data: { scope: "mode:form", action: "release", reason: "drill over" },
+    });
     expect(again.status()).toBe(409);
     expect(await again.json()).toMatchObject({ ok: false, error: expect.stringMatching(/second person/) });
 
     const ctxB = await browser().newContext();
     const b = await ctxB.newPage();
     await signIn(b, base(), "admin");
-    const confirm = await b.request.post(`${base()}/api/console/kill-switch`, { data: { scope: "mode:form", action: "release", reason: "drill over" } });
+    const confirm = await b.request.post(`${base()}/api/console/kill-switch`, {
+      data: { scope: "mode:form", action: "release", reason: "drill over" },
+    });
     expect(await confirm.json()).toMatchObject({ ok: true, data: { state: "released" } });
     await ctxA.close();
     await ctxB.close();
@@ -67,7 +80,9 @@ describe("console sign-in", () => {
     const context = await browser().newContext();
     const page = await context.newPage();
     await signIn(page, base(), "viewer");
-    const direct = await page.request.post(`${base()}/api/console/kill-switch`, { data: { scope: "global", action: "engage", reason: "viewer tries" } });
+    const direct = await page.request.post(`${base()}/api/console/kill-switch`, {
+      data: { scope: "global", action: "engage", reason: "viewer tries" },
+    });
     expect(direct.status()).toBe(403);
     expect(await direct.json()).toMatchObject({ ok: false, error: expect.stringMatching(/forbidden/) });
     // The form is shown to a viewer too (with a note); submitting it runs the server action,
@@ -89,7 +104,9 @@ describe("console sign-in", () => {
     const ap = await auditor.newPage();
     await signIn(ap, base(), "auditor");
     const res = await ap.request.get(`${base()}/api/console/audit?action=access.denied&actor=op-viewer-0006`);
-    const denied = ((await res.json()).data as Array<{ detail: { permission: string }; targetId: string }>).filter((e) => e.detail.permission === "kill_switch.change");
+    const denied = ((await res.json()).data as Array<{ detail: { permission: string }; targetId: string }>).filter(
+      (e) => e.detail.permission === "kill_switch.change",
+    );
     expect(denied.map((e) => e.targetId).sort()).toEqual(["global", "global"]);
     await auditor.close();
   });
@@ -100,7 +117,9 @@ describe("console sign-in", () => {
     const opCtx = await browser().newContext();
     const op = await opCtx.newPage();
     await signIn(op, base(), "operator");
-    const engaged = await op.request.post(`${base()}/api/console/kill-switch`, { data: { scope: "flow:generate_report:banner-check", action: "engage", reason: "operators-only reason 7Q2", expiresInMinutes: 1 } });
+    const engaged = await op.request.post(`${base()}/api/console/kill-switch`, {
+      data: { scope: "flow:generate_report:banner-check", action: "engage", reason: "operators-only reason 7Q2", expiresInMinutes: 1 },
+    });
     expect(engaged.status()).toBe(200);
     await op.reload();
     await expect(op.getByTestId("kill-switch-banner").textContent()).resolves.toContain("operators-only reason 7Q2");
@@ -117,7 +136,9 @@ describe("console sign-in", () => {
       const ctx = await browser().newContext();
       const p = await ctx.newPage();
       await signIn(p, base(), who);
-      const released = await p.request.post(`${base()}/api/console/kill-switch`, { data: { scope: "flow:generate_report:banner-check", action: "release", reason: "banner check over" } });
+      const released = await p.request.post(`${base()}/api/console/kill-switch`, {
+        data: { scope: "flow:generate_report:banner-check", action: "release", reason: "banner check over" },
+      });
       expect(released.status()).toBe(200);
       await ctx.close();
     }

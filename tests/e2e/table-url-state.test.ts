@@ -20,7 +20,9 @@ async function as(login: string, target: string): Promise<Page> {
 type ShownFlow = { id: string; stage: string };
 
 async function shownFlows(page: Page): Promise<ShownFlow[]> {
-  return page.locator("li[data-flow]").evaluateAll((els) => els.map((el) => ({ id: el.getAttribute("data-flow") ?? "", stage: el.getAttribute("data-stage") ?? "" })));
+  return page
+    .locator("li[data-flow]")
+    .evaluateAll((els) => els.map((el) => ({ id: el.getAttribute("data-flow") ?? "", stage: el.getAttribute("data-stage") ?? "" })));
 }
 
 describe("flows page filters", () => {
@@ -79,16 +81,19 @@ describe("flows page filters", () => {
 type ShownRecord = { id: string; createdAt: string; mode: string };
 
 async function shownRecords(page: Page): Promise<ShownRecord[]> {
-  return page.getByTestId("records-table").locator("tbody tr").evaluateAll((rows) =>
-    rows.map((tr) => {
-      const cells = tr.querySelectorAll("td");
-      return {
-        id: (tr.querySelector("a[href^='/console/records/']")?.getAttribute("href") ?? "").slice("/console/records/".length),
-        createdAt: tr.querySelector("td span[title]")?.getAttribute("title") ?? "",
-        mode: cells[3]?.textContent ?? "",
-      };
-    }),
-  );
+  return page
+    .getByTestId("records-table")
+    .locator("tbody tr")
+    .evaluateAll((rows) =>
+      rows.map((tr) => {
+        const cells = tr.querySelectorAll("td");
+        return {
+          id: (tr.querySelector("a[href^='/console/records/']")?.getAttribute("href") ?? "").slice("/console/records/".length),
+          createdAt: tr.querySelector("td span[title]")?.getAttribute("title") ?? "",
+          mode: cells[3]?.textContent ?? "",
+        };
+      }),
+    );
 }
 
 describe("records keyset paging through the URL", () => {
@@ -113,7 +118,9 @@ describe("records keyset paging through the URL", () => {
       expect(url.searchParams.get("after")).toBe(`${Date.parse(rows.at(-1)!.createdAt)}_${rows.at(-1)!.id}`);
       await next.click();
       await page.waitForURL((u) => u.searchParams.get("after") === url.searchParams.get("after"));
-      expect(await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "First page" }).getAttribute("href")).toBe("/console/records?mode=form");
+      expect(await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "First page" }).getAttribute("href")).toBe(
+        "/console/records?mode=form",
+      );
     }
     // The seed holds several hundred form records: more than one page.
     expect(pages).toBeGreaterThan(1);
@@ -127,7 +134,9 @@ describe("records keyset paging through the URL", () => {
     const age = page.getByTestId("records-table").getByRole("columnheader", { name: /Age/ });
     expect(await age.getAttribute("aria-sort")).toBe("ascending");
     await age.getByRole("link").click();
-    await page.waitForURL((u) => u.searchParams.get("sort") === "oldest" && u.searchParams.get("mode") === "form" && !u.searchParams.has("after"));
+    await page.waitForURL(
+      (u) => u.searchParams.get("sort") === "oldest" && u.searchParams.get("mode") === "form" && !u.searchParams.has("after"),
+    );
     expect(await page.getByTestId("records-table").getByRole("columnheader", { name: /Age/ }).getAttribute("aria-sort")).toBe("descending");
     const oldest = await shownRecords(page);
     expect(oldest[0]!.id).toBe(seen.at(-1)!.id);
@@ -151,7 +160,9 @@ describe("records keyset paging through the URL", () => {
     await page.waitForURL((u) => u.searchParams.get("action") === "demo.seeded");
     const actions = await page.getByTestId("audit-table").locator("tbody tr td:nth-child(4)").allTextContents();
     expect(actions).toEqual(["demo.seeded"]);
-    expect(await page.getByRole("link", { name: "Remove filter Action (resource.verb): demo.seeded" }).getAttribute("href")).toBe("/console/audit");
+    expect(await page.getByRole("link", { name: "Remove filter Action (resource.verb): demo.seeded" }).getAttribute("href")).toBe(
+      "/console/audit",
+    );
     await page.goto(`${base()}/console/audit?action=not-an-action&before=abc`);
     const refused = (await page.getByTestId("params-refused").textContent()) ?? "";
     expect(refused).toMatch(/^Refused: /);

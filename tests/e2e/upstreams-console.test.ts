@@ -37,7 +37,9 @@ describe("upstreams page", () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     await page.getByRole("form", { name: "Remove upstream tickets" }).getByRole("button", { name: "Remove" }).click();
-    await expect.poll(async () => (await page.reload(), await page.getByTestId("upstreams-table").textContent())).not.toContain("tickets.example.com");
+    await expect
+      .poll(async () => (await page.reload(), await page.getByTestId("upstreams-table").textContent()))
+      .not.toContain("tickets.example.com");
     await page.context().close();
   }, 120_000);
 

@@ -11,7 +11,6 @@ import { finishAtProvider, signIn } from "../helpers/sign-in";
 
 const browser = useBrowser();
 
-
 async function token(subject: string) {
   const r = await runCli(["token", "--subject", subject], inject("appEnv"));
   return r.stdout.trim();
@@ -20,7 +19,11 @@ async function token(subject: string) {
 describe("URL mode in the browser", () => {
   it("connects Demo Git for the same user and the retried call lists the repositories", async () => {
     const base = inject("baseUrl");
-    const c = await connectClient(`${base}/api/mcp`, await token("user-alice-1001"), { name: "e2e-url", capabilities: { elicitation: { url: {} } }, answer: () => ({ action: "accept" }) });
+    const c = await connectClient(`${base}/api/mcp`, await token("user-alice-1001"), {
+      name: "e2e-url",
+      capabilities: { elicitation: { url: {} } },
+      answer: () => ({ action: "accept" }),
+    });
     const first = await c.call("list_repositories");
     expect(first.structured).toMatchObject({ outcome: "connect_pending" });
     const url = String(c.received[0]!.url);
@@ -50,7 +53,8 @@ describe("URL mode in the browser", () => {
     await page.screenshot({ path: path.join(SHOTS, "connect.png"), fullPage: true });
     // Keyboard only: Tab to Continue and press Enter.
     const continueButton = page.getByRole("button", { name: "Continue to Demo Git" });
-    for (let i = 0; i < 20 && !(await continueButton.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+    for (let i = 0; i < 20 && !(await continueButton.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/dev\/downstream\/interaction\//);
     expect(await finishAtProvider(page, "alice")).toBe("connected");

@@ -65,14 +65,21 @@ export async function startAppServer(db: Db, options: AppServerOptions = {}): Pr
  * endpoint, limiter and sweeper), configured by the current environment plus `env` while it is
  * created. APP_URL stays the first server's, so the same tokens are valid on both.
  */
-export async function startExtraInstance(db: Db, env: Record<string, string | undefined> = {}): Promise<{ baseUrl: string; close(): Promise<void> }> {
+export async function startExtraInstance(
+  db: Db,
+  env: Record<string, string | undefined> = {},
+): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  for (const [k, v] of Object.entries(env))
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
   let routes: ReturnType<typeof createAppRoutes>;
   try {
     routes = createAppRoutes(async () => db);
   } finally {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   }
   const server = http.createServer((req, res) => {
     routes(req, res)

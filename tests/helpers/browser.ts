@@ -42,7 +42,11 @@ export interface AxeViolation {
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
   await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: unknown[] }> }> } }).axe.run();
+    const result = await (
+      window as unknown as {
+        axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: unknown[] }> }> };
+      }
+    ).axe.run();
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
   });
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");

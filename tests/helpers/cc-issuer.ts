@@ -14,12 +14,26 @@ export interface CcIssuer {
   close(): Promise<void>;
 }
 
-export async function startClientCredentialsIssuer(opts: { clientId: string; clientSecret: string; audience: string; ttlSeconds: number }): Promise<CcIssuer> {
+export async function startClientCredentialsIssuer(opts: {
+  clientId: string;
+  clientSecret: string;
+  audience: string;
+  ttlSeconds: number;
+}): Promise<CcIssuer> {
   const server = http.createServer();
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const issuer = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
   const provider = new Provider(issuer, {
-    clients: [{ client_id: opts.clientId, client_secret: opts.clientSecret, grant_types: ["client_credentials"], redirect_uris: [], response_types: [], token_endpoint_auth_method: "client_secret_post" }],
+    clients: [
+      {
+        client_id: opts.clientId,
+        client_secret: opts.clientSecret,
+        grant_types: ["client_credentials"],
+        redirect_uris: [],
+        response_types: [],
+        token_endpoint_auth_method: "client_secret_post",
+      },
+    ],
     scopes: ["tools"],
     features: {
       devInteractions: { enabled: false },
@@ -31,7 +45,13 @@ export async function startClientCredentialsIssuer(opts: { clientId: string; cli
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx, resource) => {
           if (resource !== opts.audience) throw new errors.InvalidTarget();
-          return { scope: "tools", audience: opts.audience, accessTokenTTL: opts.ttlSeconds, accessTokenFormat: "jwt", jwt: { sign: { alg: "RS256" } } };
+          return {
+            scope: "tools",
+            audience: opts.audience,
+            accessTokenTTL: opts.ttlSeconds,
+            accessTokenFormat: "jwt",
+            jwt: { sign: { alg: "RS256" } },
+          };
         },
       },
     },

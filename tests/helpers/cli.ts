@@ -15,7 +15,10 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
 }
 
 /** Starts `ctl` and lets the caller read its stderr while it runs (e.g. a device code to enter). */
-export function startCli(args: string[], env: Record<string, string | undefined> = {}): { stderr(): string; waitForStderr(pattern: RegExp): Promise<RegExpExecArray>; done: Promise<CliResult> } {
+export function startCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): { stderr(): string; waitForStderr(pattern: RegExp): Promise<RegExpExecArray>; done: Promise<CliResult> } {
   const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "lib/cli/main.ts"), ...args], {
     cwd: root,
     env: { ...process.env, ...env },

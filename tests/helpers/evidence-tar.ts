@@ -22,7 +22,14 @@ export async function packTar(items: TarItem[]): Promise<Buffer> {
   for (const item of items) {
     const body = item.body === undefined ? undefined : Buffer.from(item.body);
     await new Promise<void>((resolve, reject) => {
-      const header = { name: item.name, type: item.type ?? "file", linkname: item.linkname, size: body?.length ?? 0, mode: 0o644, mtime: new Date(0) };
+      const header = {
+        name: item.name,
+        type: item.type ?? "file",
+        linkname: item.linkname,
+        size: body?.length ?? 0,
+        mode: 0o644,
+        mtime: new Date(0),
+      };
       const done = (err?: Error | null) => (err ? reject(err) : resolve());
       if (body) pack.entry(header, body, done);
       else pack.entry(header, done);
@@ -53,12 +60,19 @@ export type LineEdit = (lineNo: number, line: string, next: () => string | undef
  * Copies an archive, editing its data lines (across parts, with one line of look-ahead) and,
  * optionally, its last three entries. The data is re-split into parts of whole lines.
  */
-export async function retar(src: string, dst: string, edit: { line?: LineEdit; tail?: (name: string, body: Buffer) => Buffer | null } = {}): Promise<void> {
+export async function retar(
+  src: string,
+  dst: string,
+  edit: { line?: LineEdit; tail?: (name: string, body: Buffer) => Buffer | null } = {},
+): Promise<void> {
   const extract = tar.extract();
   const pack = tar.pack();
   const writing = pipeline(pack, fs.createWriteStream(dst));
   fs.createReadStream(src).pipe(extract);
-  const put = (name: string, body: Buffer) => new Promise<void>((resolve, reject) => pack.entry({ name, size: body.length, mode: 0o644, mtime: new Date(0) }, body, (err) => (err ? reject(err) : resolve())));
+  const put = (name: string, body: Buffer) =>
+    new Promise<void>((resolve, reject) =>
+      pack.entry({ name, size: body.length, mode: 0o644, mtime: new Date(0) }, body, (err) => (err ? reject(err) : resolve())),
+    );
   let partName = "";
   let partNo = 0;
   let out = "";

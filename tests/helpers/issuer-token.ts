@@ -9,7 +9,17 @@ export async function issuerSignedToken(resource: string, claims: Record<string,
   const jwk = devJwks().keys[0] as JWK & { kid: string };
   const now = Math.floor(Date.now() / 1000);
   const issuer = `${new URL(resource).origin}/oidc`;
-  const body: Record<string, unknown> = { iss: issuer, aud: resource, sub: "user-alice-1001", tenant: "acme", scope: "mcp", iat: now, exp: now + 300, jti: crypto.randomUUID(), ...claims };
+  const body: Record<string, unknown> = {
+    iss: issuer,
+    aud: resource,
+    sub: "user-alice-1001",
+    tenant: "acme",
+    scope: "mcp",
+    iat: now,
+    exp: now + 300,
+    jti: crypto.randomUUID(),
+    ...claims,
+  };
   for (const [k, v] of Object.entries(body)) if (v === undefined) delete body[k];
   return new SignJWT(body).setProtectedHeader({ alg: "RS256", typ: "at+jwt", kid: jwk.kid }).sign(await importJWK(jwk, "RS256"));
 }

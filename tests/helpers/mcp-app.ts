@@ -80,6 +80,12 @@ export function useMcpApp(options: McpAppOptions): McpApp {
       return resource();
     },
     token: ({ subject, tenant, clientId }) =>
-      mintMcpAccessToken(createDevProvider(), { subject, tenant, ttlSeconds: 600, mcpResource: resource(), ...(clientId ? { clientId } : {}) }),
+      mintMcpAccessToken(createDevProvider(), {
+        subject,
+        tenant,
+        ttlSeconds: 600,
+        mcpResource: resource(),
+        ...(clientId ? { clientId } : {}),
+      }),
   };
 }

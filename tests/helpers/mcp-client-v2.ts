@@ -14,9 +14,16 @@ export interface V2TestClient {
   close(): Promise<void>;
 }
 
-export async function connectV2Client(resource: string, token: string, opts: { mode: V2Mode; name?: string; capabilities: Record<string, unknown>; answer?: V2Answer }): Promise<V2TestClient> {
+export async function connectV2Client(
+  resource: string,
+  token: string,
+  opts: { mode: V2Mode; name?: string; capabilities: Record<string, unknown>; answer?: V2Answer },
+): Promise<V2TestClient> {
   const versionNegotiation = opts.mode === "pin" ? { mode: { pin: "2026-07-28" } } : { mode: opts.mode };
-  const client = new Client({ name: opts.name ?? "v2-test-client", version: "2.4.0" }, { capabilities: opts.capabilities, versionNegotiation });
+  const client = new Client(
+    { name: opts.name ?? "v2-test-client", version: "2.4.0" },
+    { capabilities: opts.capabilities, versionNegotiation },
+  );
   const received: V2TestClient["received"] = [];
   if (opts.capabilities.elicitation !== undefined) {
     client.setRequestHandler("elicitation/create", async (req) => {
@@ -25,7 +32,9 @@ export async function connectV2Client(resource: string, token: string, opts: { m
       return opts.answer(req.params);
     });
   }
-  const transport = new StreamableHTTPClientTransport(new URL(resource), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(resource), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
   await client.connect(transport);
   return {
     client,
@@ -33,7 +42,11 @@ export async function connectV2Client(resource: string, token: string, opts: { m
     async call(name, args = {}) {
       const r = await client.callTool({ name, arguments: args }, { timeout: 30_000 });
       const content = r.content as Array<{ type: string; text?: string }>;
-      return { text: content.map((c) => c.text ?? "").join(""), structured: (r.structuredContent ?? {}) as Record<string, unknown>, isError: r.isError === true };
+      return {
+        text: content.map((c) => c.text ?? "").join(""),
+        structured: (r.structuredContent ?? {}) as Record<string, unknown>,
+        isError: r.isError === true,
+      };
     },
     close: () => client.close(),
   };

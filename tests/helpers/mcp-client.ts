@@ -17,7 +17,11 @@ export interface TestClient {
   close(): Promise<void>;
 }
 
-export async function connectClient(resource: string, token: string, opts: { name?: string; version?: string; capabilities: Record<string, unknown>; answer?: Answer }): Promise<TestClient> {
+export async function connectClient(
+  resource: string,
+  token: string,
+  opts: { name?: string; version?: string; capabilities: Record<string, unknown>; answer?: Answer },
+): Promise<TestClient> {
   const client = new Client({ name: opts.name ?? "test-client", version: opts.version ?? "1.0.0" }, { capabilities: opts.capabilities });
   const received: Array<ElicitRequest["params"] & Record<string, unknown>> = [];
   const toolCallIds: Array<string | number> = [];
@@ -28,7 +32,9 @@ export async function connectClient(resource: string, token: string, opts: { nam
       return opts.answer(req.params);
     });
   }
-  const transport = new StreamableHTTPClientTransport(new URL(resource), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(resource), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
   const send = transport.send.bind(transport);
   transport.send = async (message: JSONRPCMessage, options) => {
     if ("method" in message && message.method === "tools/call" && "id" in message) toolCallIds.push(message.id);
@@ -43,7 +49,11 @@ export async function connectClient(resource: string, token: string, opts: { nam
     async call(name, args = {}) {
       const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 });
       const content = r.content as Array<{ type: string; text?: string }>;
-      return { text: content.map((c) => c.text ?? "").join(""), structured: (r.structuredContent ?? {}) as Record<string, unknown>, isError: r.isError === true };
+      return {
+        text: content.map((c) => c.text ?? "").join(""),
+        structured: (r.structuredContent ?? {}) as Record<string, unknown>,
+        isError: r.isError === true,
+      };
     },
     close: () => client.close(),
   };

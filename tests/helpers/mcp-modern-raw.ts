@@ -13,13 +13,24 @@ export function envelope(capabilities: Record<string, unknown> = { elicitation: 
 export interface RawAnswer {
   status: number;
   id: unknown;
-  result?: Record<string, unknown> & { resultType?: string; requestState?: string; inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>; structuredContent?: Record<string, unknown>; isError?: boolean };
+  result?: Record<string, unknown> & {
+    resultType?: string;
+    requestState?: string;
+    inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>;
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+  };
   error?: { code: number; message: string; data?: Record<string, unknown> };
 }
 
 let nextId = 1;
 
-export async function modernPost(resource: string, token: string, body: { method: string; params?: Record<string, unknown>; id?: number | string | null }, headers: Record<string, string> = {}): Promise<RawAnswer> {
+export async function modernPost(
+  resource: string,
+  token: string,
+  body: { method: string; params?: Record<string, unknown>; id?: number | string | null },
+  headers: Record<string, string> = {},
+): Promise<RawAnswer> {
   const id = body.id === undefined ? nextId++ : body.id;
   const res = await fetch(resource, {
     method: "POST",
@@ -38,7 +49,12 @@ export async function modernPost(resource: string, token: string, body: { method
   const text = await res.text();
   // One JSON body, or an SSE stream whose last data frame is the response.
   const json = (res.headers.get("content-type") ?? "").includes("text/event-stream")
-    ? text.split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>).filter((m) => "result" in m || "error" in m).at(-1)
+    ? text
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>)
+        .filter((m) => "result" in m || "error" in m)
+        .at(-1)
     : text
       ? (JSON.parse(text) as Record<string, unknown>)
       : {};
@@ -46,7 +62,16 @@ export async function modernPost(resource: string, token: string, body: { method
 }
 
 /** A tools/call with the envelope; `retry` carries inputResponses and the echoed requestState. */
-export function callTool(resource: string, token: string, name: string, opts: { args?: Record<string, unknown>; capabilities?: Record<string, unknown>; retry?: { requestState: string; inputResponses: Record<string, unknown> } } = {}) {
+export function callTool(
+  resource: string,
+  token: string,
+  name: string,
+  opts: {
+    args?: Record<string, unknown>;
+    capabilities?: Record<string, unknown>;
+    retry?: { requestState: string; inputResponses: Record<string, unknown> };
+  } = {},
+) {
   return modernPost(resource, token, {
     method: "tools/call",
     params: { name, arguments: opts.args ?? {}, _meta: envelope(opts.capabilities), ...(opts.retry ?? {}) },

@@ -8,7 +8,15 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type net from "node:net";
-import { createMcpHandler, fromJsonSchema, inputRequired, McpServer, type CallToolResult, type InputRequest, type InputRequiredResult } from "@modelcontextprotocol/server";
+import {
+  createMcpHandler,
+  fromJsonSchema,
+  inputRequired,
+  McpServer,
+  type CallToolResult,
+  type InputRequest,
+  type InputRequiredResult,
+} from "@modelcontextprotocol/server";
 
 export type ModernStep = { ask: Record<string, InputRequest> } | { done: CallToolResult };
 /** One tool: the answers of every earlier round (oldest first) decide the next step. */
@@ -31,12 +39,25 @@ export interface ModernUpstream {
 }
 
 export const form = (message: string, properties: Record<string, unknown>, required: string[] = []): InputRequest =>
-  inputRequired.elicit({ mode: "form", message, requestedSchema: { type: "object", properties, ...(required.length ? { required } : {}) } as never });
+  inputRequired.elicit({
+    mode: "form",
+    message,
+    requestedSchema: { type: "object", properties, ...(required.length ? { required } : {}) } as never,
+  });
 export const link = (message: string, url: string): InputRequest => inputRequired.elicitUrl({ message, url });
 export const text = (s: string): CallToolResult => ({ content: [{ type: "text", text: s }] });
 
 export async function startModernUpstream(tools: Record<string, ModernScript>): Promise<ModernUpstream> {
-  const up: ModernUpstream = { url: "", answers: [], calls: [], headers: [], minted: [], tampered: 0, legacyRefused: 0, close: async () => {} };
+  const up: ModernUpstream = {
+    url: "",
+    answers: [],
+    calls: [],
+    headers: [],
+    minted: [],
+    tampered: 0,
+    legacyRefused: 0,
+    close: async () => {},
+  };
   const key = randomBytes(32);
   const mac = (body: string) => createHmac("sha256", key).update(body).digest("base64url");
   const seal = (rounds: unknown[]) => {
@@ -56,7 +77,11 @@ export async function startModernUpstream(tools: Record<string, ModernScript>): 
       for (const [name, script] of Object.entries(tools)) {
         server.registerTool(
           name,
-          { description: `2026-only tool ${name}`, inputSchema: fromJsonSchema<Record<string, unknown>>({ type: "object", properties: { note: { type: "string" } } } as never), annotations: { readOnlyHint: true } },
+          {
+            description: `2026-only tool ${name}`,
+            inputSchema: fromJsonSchema<Record<string, unknown>>({ type: "object", properties: { note: { type: "string" } } } as never),
+            annotations: { readOnlyHint: true },
+          },
           async (args, ctx): Promise<CallToolResult | InputRequiredResult> => {
             up.calls.push(name);
             const echoed = ctx.mcpReq.requestState<string>();
@@ -89,8 +114,11 @@ export async function startModernUpstream(tools: Record<string, ModernScript>): 
       const raw = Buffer.concat(chunks);
       if (raw.length && /"method"\s*:\s*"initialize"/.test(raw.toString())) up.legacyRefused++;
       const headers = new Headers();
-      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && k !== "content-length" && k !== "transfer-encoding") headers.set(k, Array.isArray(v) ? v.join(", ") : v);
-      const response = await handler.fetch(new Request(new URL(req.url ?? "/", up.url), { method: req.method, headers, body: raw.length ? raw : undefined }));
+      for (const [k, v] of Object.entries(req.headers))
+        if (v !== undefined && k !== "content-length" && k !== "transfer-encoding") headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+      const response = await handler.fetch(
+        new Request(new URL(req.url ?? "/", up.url), { method: req.method, headers, body: raw.length ? raw : undefined }),
+      );
       res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
       res.end(Buffer.from(await response.arrayBuffer()));
     })().catch(() => {

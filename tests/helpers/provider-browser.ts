@@ -19,7 +19,13 @@ export interface Landing {
 }
 
 const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
-const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const unescape = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 export function formsOf(html: string, base: string): PageForm[] {
   const out: PageForm[] = [];
@@ -35,7 +41,8 @@ export function formsOf(html: string, base: string): PageForm[] {
     for (const b of html.matchAll(/<button\b([^>]*)>/g)) {
       const inside = m[2]!.includes(b[0]);
       const owner = attr(b[1]!, "form");
-      if ((inside || (id && owner === id)) && attr(b[1]!, "name")) buttons.push({ name: attr(b[1]!, "name")!, value: attr(b[1]!, "value") ?? "" });
+      if ((inside || (id && owner === id)) && attr(b[1]!, "name"))
+        buttons.push({ name: attr(b[1]!, "name")!, value: attr(b[1]!, "value") ?? "" });
     }
     out.push({ id, action: new URL(unescape(attr(tag, "action") ?? ""), base).toString(), fields, buttons });
   }
@@ -60,7 +67,11 @@ export class ProviderBrowser {
   }
 
   async request(url: string, init: RequestInit = {}): Promise<Response> {
-    const res = await fetch(url, { ...init, redirect: "manual", headers: { ...(init.headers as Record<string, string> | undefined), cookie: this.cookieHeader() } });
+    const res = await fetch(url, {
+      ...init,
+      redirect: "manual",
+      headers: { ...(init.headers as Record<string, string> | undefined), cookie: this.cookieHeader() },
+    });
     this.remember(res);
     return res;
   }
@@ -85,7 +96,15 @@ export class ProviderBrowser {
 
   /** Submits a form as a click on the given button (or none) would, with extra fields. */
   submit(form: PageForm, extra: Record<string, string> = {}, stopAt?: string, headers: Record<string, string> = {}): Promise<Landing> {
-    return this.go(form.action, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams({ ...form.fields, ...extra }).toString() }, stopAt);
+    return this.go(
+      form.action,
+      {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams({ ...form.fields, ...extra }).toString(),
+      },
+      stopAt,
+    );
   }
 }
 
@@ -97,12 +116,26 @@ export function pkce(): { verifier: string; challenge: string } {
 export function authorizationUrl(issuer: string, params: Record<string, string>): string {
   const u = new URL(`${issuer}/auth`);
   const { challenge } = pkce();
-  for (const [k, v] of Object.entries({ response_type: "code", scope: "openid", state: randomBytes(8).toString("hex"), code_challenge: challenge, code_challenge_method: "S256", ...params })) u.searchParams.set(k, v);
+  for (const [k, v] of Object.entries({
+    response_type: "code",
+    scope: "openid",
+    state: randomBytes(8).toString("hex"),
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    ...params,
+  }))
+    u.searchParams.set(k, v);
   return u.toString();
 }
 
 /** Signs in at the login page the landing shows (login form with a password field). */
-export async function signIn(browser: ProviderBrowser, landing: Landing, login: string, stopAt?: string, password = "demo"): Promise<Landing> {
+export async function signIn(
+  browser: ProviderBrowser,
+  landing: Landing,
+  login: string,
+  stopAt?: string,
+  password = "demo",
+): Promise<Landing> {
   const form = formsOf(landing.html, landing.url).find((f) => "password" in f.fields);
   if (!form) throw new Error(`no login form at ${landing.url} (HTTP ${landing.status})`);
   return browser.submit(form, { login, password }, stopAt);

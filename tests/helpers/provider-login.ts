@@ -26,7 +26,11 @@ export async function loginAtProvider(authorizationUrl: string, login: string, s
     const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
     if (!action) throw new Error(`no login form and no redirect at ${url} (HTTP ${res.status})`);
     url = new URL(action, url).toString();
-    init = { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ login, password: "demo" }).toString() };
+    init = {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ login, password: "demo" }).toString(),
+    };
   }
   throw new Error("too many redirects");
 }

@@ -15,7 +15,9 @@ export async function copyEvidence(src: string, dst: string, dataFile: string, e
     return;
   }
   const out = fs.createWriteStream(path.join(dst, dataFile));
-  const lines = readline.createInterface({ input: fs.createReadStream(path.join(src, dataFile)), crlfDelay: Infinity })[Symbol.asyncIterator]();
+  const lines = readline
+    .createInterface({ input: fs.createReadStream(path.join(src, dataFile)), crlfDelay: Infinity })
+    [Symbol.asyncIterator]();
   const read = async () => {
     const r = await lines.next();
     return r.done ? undefined : r.value;

@@ -31,7 +31,10 @@ async function freePort(): Promise<number> {
 export async function startEverything(): Promise<RunningUpstream & { child: ChildProcess }> {
   const port = await freePort();
   const entry = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-  const child = spawn(process.execPath, [entry, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [entry, "streamableHttp"], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   await new Promise<void>((resolve, reject) => {
     let seen = "";
     child.stderr!.on("data", (d: Buffer) => {
@@ -79,19 +82,26 @@ export async function startHostileUpstream(tools: Record<string, Script>): Promi
   const build = () => {
     const server = new McpServer({ name: "hostile", version: "1.0.0" }, { capabilities: { tools: {} } });
     for (const [name, script] of Object.entries(tools)) {
-      server.registerTool(name, { description: `hostile tool ${name}`, inputSchema: { note: z.string().optional() }, annotations: { readOnlyHint: true } }, async (args, extra) => {
-        calls.push(name);
-        return script({
-          args,
-          drop: () => httpServer.closeAllConnections(),
-          complete: (elicitationId) => server.server.createElicitationCompletionNotifier(elicitationId)(),
-          elicit: async (params) => {
-            const result = await server.server.request({ method: "elicitation/create", params: params as never }, ElicitResultSchema, { relatedRequestId: extra.requestId, timeout: 60_000 });
-            results.push({ tool: name, result });
-            return result;
-          },
-        });
-      });
+      server.registerTool(
+        name,
+        { description: `hostile tool ${name}`, inputSchema: { note: z.string().optional() }, annotations: { readOnlyHint: true } },
+        async (args, extra) => {
+          calls.push(name);
+          return script({
+            args,
+            drop: () => httpServer.closeAllConnections(),
+            complete: (elicitationId) => server.server.createElicitationCompletionNotifier(elicitationId)(),
+            elicit: async (params) => {
+              const result = await server.server.request({ method: "elicitation/create", params: params as never }, ElicitResultSchema, {
+                relatedRequestId: extra.requestId,
+                timeout: 60_000,
+              });
+              results.push({ tool: name, result });
+              return result;
+            },
+          });
+        },
+      );
     }
     return server;
   };
@@ -102,7 +112,10 @@ export async function startHostileUpstream(tools: Record<string, Script>): Promi
       let transport = typeof sid === "string" ? transports.get(sid) : undefined;
       if (!transport) {
         if (req.method !== "POST" || sid) return void res.writeHead(404).end();
-        transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void transports.set(id, transport!) });
+        transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => void transports.set(id, transport!),
+        });
         await build().connect(transport);
       }
       await transport.handleRequest(req, res);

@@ -31,7 +31,12 @@ const server = http.createServer(async (req, res) => {
     res.end(JSON.stringify({ base, peak }));
     return;
   }
-  const out = await verifyUpload(store.db, "op-auditor", { contentType: req.headers["content-type"] ?? null, contentLength: req.headers["content-length"] ?? null, body: req }, check);
+  const out = await verifyUpload(
+    store.db,
+    "op-auditor",
+    { contentType: req.headers["content-type"] ?? null, contentLength: req.headers["content-length"] ?? null, body: req },
+    check,
+  );
   res.writeHead(out.status, { "content-type": "application/json", connection: "close" });
   res.end(JSON.stringify(out.body));
   res.once("finish", () => req.destroy());

@@ -50,7 +50,8 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const verifyFile = (file: string, fingerprint?: string) => verifyArchive(fs.createReadStream(file), { maxBytes: Number.MAX_SAFE_INTEGER, trustedFingerprint: fingerprint });
+const verifyFile = (file: string, fingerprint?: string) =>
+  verifyArchive(fs.createReadStream(file), { maxBytes: Number.MAX_SAFE_INTEGER, trustedFingerprint: fingerprint });
 
 function extract(file: string): string {
   const dir = fs.mkdtempSync(path.join(tmp, "x-"));
@@ -58,7 +59,11 @@ function extract(file: string): string {
   return dir;
 }
 
-const parts = (dir: string) => fs.readdirSync(dir).filter((n) => /^audit\.ndjson\.\d{6}$/.test(n)).sort();
+const parts = (dir: string) =>
+  fs
+    .readdirSync(dir)
+    .filter((n) => /^audit\.ndjson\.\d{6}$/.test(n))
+    .sort();
 
 describe("evidence archive", () => {
   it("holds the data parts first, then the manifest, its detached signature and the key", async () => {
@@ -70,8 +75,17 @@ describe("evidence archive", () => {
   });
 
   it("verifies in one pass from the stream, pinned to the key", async () => {
-    expect(await verifyFile(archive, signer.keyFingerprint)).toMatchObject({ ok: true, count: ENTRIES, firstSeq: 1, lastSeq: ENTRIES, keyTrust: "pinned" });
-    expect(await verifyFile(archive, other.keyFingerprint)).toMatchObject({ ok: false, problem: expect.stringMatching(/not the trusted key/) });
+    expect(await verifyFile(archive, signer.keyFingerprint)).toMatchObject({
+      ok: true,
+      count: ENTRIES,
+      firstSeq: 1,
+      lastSeq: ENTRIES,
+      keyTrust: "pinned",
+    });
+    expect(await verifyFile(archive, other.keyFingerprint)).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/not the trusted key/),
+    });
   });
 
   it("the console stream and the file are the same archive format, and the export is audited", async () => {
@@ -87,7 +101,10 @@ describe("evidence archive", () => {
   it("streams: the first part leaves before the export is complete, the manifest only at the end", async () => {
     const { stream, done } = exportArchive({ db: t.store.db, format: "ndjson", signer, actor: { type: "operator", id: "op-2" } });
     let settled = false;
-    void done.then(() => (settled = true), () => (settled = true));
+    void done.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
     const it = stream[Symbol.asyncIterator]();
     const first = (await it.next()).value as Buffer;
     // Nothing more is read, so back-pressure holds the export: it cannot have finished yet.
@@ -100,20 +117,35 @@ describe("evidence archive", () => {
   });
 
   it("exports a time range: exactly the entries in it, a contiguous run that verifies", async () => {
-    const rows = await t.store.db.query.auditLog.findMany({ where: (a, { inArray }) => inArray(a.seq, [1001, 2001]), orderBy: (a, { asc }) => asc(a.seq) });
+    const rows = await t.store.db.query.auditLog.findMany({
+      where: (a, { inArray }) => inArray(a.seq, [1001, 2001]),
+      orderBy: (a, { asc }) => asc(a.seq),
+    });
     const [from, to] = [rows[0]!.ts, rows[1]!.ts];
-    const expected = await t.store.db.query.auditLog.findMany({ where: (a, { and, gte, lt }) => and(gte(a.ts, from), lt(a.ts, to)), columns: { seq: true } });
+    const expected = await t.store.db.query.auditLog.findMany({
+      where: (a, { and, gte, lt }) => and(gte(a.ts, from), lt(a.ts, to)),
+      columns: { seq: true },
+    });
     const { stream, done } = exportArchive({ db: t.store.db, format: "ndjson", from, to, signer, actor: { type: "operator", id: "op-3" } });
     const report = await verifyArchive(stream, { maxBytes: Number.MAX_SAFE_INTEGER });
     const m = await done;
     expect(expected.length).toBeGreaterThan(0);
-    expect(report).toMatchObject({ ok: true, count: expected.length, firstSeq: Math.min(...expected.map((e) => e.seq)), lastSeq: Math.max(...expected.map((e) => e.seq)) });
+    expect(report).toMatchObject({
+      ok: true,
+      count: expected.length,
+      firstSeq: Math.min(...expected.map((e) => e.seq)),
+      lastSeq: Math.max(...expected.map((e) => e.seq)),
+    });
     expect(m.filter).toEqual({ from: from.toISOString(), to: to.toISOString() });
   });
 
   it("extracted, checks with openssl and sha256sum alone", () => {
     const dir = extract(archive);
-    const verified = spawnSync("openssl", ["pkeyutl", "-verify", "-pubin", "-inkey", "signer.pub.pem", "-rawin", "-in", "manifest.json", "-sigfile", "manifest.json.sig"], { cwd: dir, encoding: "utf8" });
+    const verified = spawnSync(
+      "openssl",
+      ["pkeyutl", "-verify", "-pubin", "-inkey", "signer.pub.pem", "-rawin", "-in", "manifest.json", "-sigfile", "manifest.json.sig"],
+      { cwd: dir, encoding: "utf8" },
+    );
     expect(verified.stdout).toMatch(/Signature Verified Successfully/);
     expect(verified.status).toBe(0);
     const sum = execFileSync("sh", ["-c", "cat audit.ndjson.* | sha256sum"], { cwd: dir, encoding: "utf8" }).split(" ")[0];
@@ -121,7 +153,11 @@ describe("evidence archive", () => {
     // One byte of the manifest changed: openssl refuses it.
     const m = fs.readFileSync(path.join(dir, "manifest.json"), "utf8");
     fs.writeFileSync(path.join(dir, "manifest.json"), m.replace(`"count": ${ENTRIES}`, `"count": ${ENTRIES - 1}`));
-    const refused = spawnSync("openssl", ["pkeyutl", "-verify", "-pubin", "-inkey", "signer.pub.pem", "-rawin", "-in", "manifest.json", "-sigfile", "manifest.json.sig"], { cwd: dir, encoding: "utf8" });
+    const refused = spawnSync(
+      "openssl",
+      ["pkeyutl", "-verify", "-pubin", "-inkey", "signer.pub.pem", "-rawin", "-in", "manifest.json", "-sigfile", "manifest.json.sig"],
+      { cwd: dir, encoding: "utf8" },
+    );
     expect(refused.status).not.toBe(0);
     expect(refused.stdout + refused.stderr).toMatch(/Signature Verification Failure/);
   });
@@ -133,7 +169,10 @@ describe("evidence archive", () => {
     const good = spawnSync("python3", [path.join(root, "docs/verify-chain.py"), data], { encoding: "utf8" });
     expect(good.stderr).toBe("");
     expect(good.stdout).toMatch(new RegExp(`^OK: ${ENTRIES} entries, chain intact, last hash ${manifest.lastHash}`));
-    const viaStdin = spawnSync("sh", ["-c", `cat audit.ndjson.* | python3 ${path.join(root, "docs/verify-chain.py")} -`], { cwd: dir, encoding: "utf8" });
+    const viaStdin = spawnSync("sh", ["-c", `cat audit.ndjson.* | python3 ${path.join(root, "docs/verify-chain.py")} -`], {
+      cwd: dir,
+      encoding: "utf8",
+    });
     expect(viaStdin.stdout).toMatch(/^OK: /);
     const original = fs.readFileSync(data, "utf8");
     const lines = original.split("\n");
@@ -170,8 +209,15 @@ describe("tampered archives", () => {
   });
 
   it("names a changed line", async () => {
-    const report = await tampered("changed", { line: (n, l) => [n === 4321 ? l.replace('"targetType":"record"', '"targetType":"recorx"') : l] });
-    expect(report).toMatchObject({ ok: false, line: 4321, seq: 4321, problem: expect.stringMatching(/^line 4321: entry 4321 was changed/) });
+    const report = await tampered("changed", {
+      line: (n, l) => [n === 4321 ? l.replace('"targetType":"record"', '"targetType":"recorx"') : l],
+    });
+    expect(report).toMatchObject({
+      ok: false,
+      line: 4321,
+      seq: 4321,
+      problem: expect.stringMatching(/^line 4321: entry 4321 was changed/),
+    });
   });
 
   it("names a removed line", async () => {
@@ -195,19 +241,33 @@ describe("tampered archives", () => {
         return [l, lineFor({ ...prev, seq: prev.seq + 1, prevHash: hash, targetId: "extra" })];
       },
     });
-    expect(appended).toMatchObject({ ok: false, problem: expect.stringMatching(/holds 6001 entries but the manifest says 6000 \(entries added\)/) });
+    expect(appended).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/holds 6001 entries but the manifest says 6000 \(entries added\)/),
+    });
   });
 
   it("refuses a removed last line and a removed first line", async () => {
-    expect(await tampered("no-last", { line: (n, l) => (n === ENTRIES ? [] : [l]) })).toMatchObject({ ok: false, problem: expect.stringMatching(/manifest says 6000 \(entries removed at the end\)/) });
-    expect(await tampered("no-first", { line: (n, l) => (n === 1 ? [] : [l]) })).toMatchObject({ ok: false, problem: expect.stringMatching(/manifest says/) });
+    expect(await tampered("no-last", { line: (n, l) => (n === ENTRIES ? [] : [l]) })).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/manifest says 6000 \(entries removed at the end\)/),
+    });
+    expect(await tampered("no-first", { line: (n, l) => (n === 1 ? [] : [l]) })).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/manifest says/),
+    });
   });
 
   it("refuses a swapped signature: in the manifest, in manifest.json.sig, or a whole other signer", async () => {
     const manifestOf = (b: Buffer) => JSON.parse(b.toString("utf8"));
-    const inManifest = await tampered("sig-field", { tail: (name, b) => (name === "manifest.json" ? Buffer.from(JSON.stringify({ ...manifestOf(b), signature: other.sign("x") }, null, 2) + "\n") : b) });
+    const inManifest = await tampered("sig-field", {
+      tail: (name, b) =>
+        name === "manifest.json" ? Buffer.from(JSON.stringify({ ...manifestOf(b), signature: other.sign("x") }, null, 2) + "\n") : b,
+    });
     expect(inManifest).toMatchObject({ ok: false, problem: expect.stringMatching(/signature does not match/) });
-    const detached = await tampered("sig-file", { tail: (name, b) => (name === "manifest.json.sig" ? Buffer.from(other.sign(b), "base64") : b) });
+    const detached = await tampered("sig-file", {
+      tail: (name, b) => (name === "manifest.json.sig" ? Buffer.from(other.sign(b), "base64") : b),
+    });
     expect(detached).toMatchObject({ ok: false, problem: "manifest.json.sig does not match manifest.json" });
     // Re-signed by another key throughout: consistent, but not the pinned key.
     const resigned = path.join(tmp, "resigned.tar");
@@ -225,11 +285,17 @@ describe("tampered archives", () => {
       },
     });
     expect(await verifyFile(resigned)).toMatchObject({ ok: true, keyFingerprint: other.keyFingerprint, keyTrust: "embedded" });
-    expect(await verifyFile(resigned, signer.keyFingerprint)).toMatchObject({ ok: false, problem: expect.stringMatching(/not the trusted key/) });
+    expect(await verifyFile(resigned, signer.keyFingerprint)).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/not the trusted key/),
+    });
   });
 
   it("refuses an edited manifest", async () => {
-    const edited = await tampered("manifest-edited", { tail: (name, b) => (name === "manifest.json" ? Buffer.from(b.toString("utf8").replace('"from": null', '"from": "2020-01-01T00:00:00.000Z"')) : b) });
+    const edited = await tampered("manifest-edited", {
+      tail: (name, b) =>
+        name === "manifest.json" ? Buffer.from(b.toString("utf8").replace('"from": null', '"from": "2020-01-01T00:00:00.000Z"')) : b,
+    });
     expect(edited).toMatchObject({ ok: false, problem: expect.stringMatching(/signature does not match/) });
   });
 
@@ -246,7 +312,9 @@ describe("tampered archives", () => {
 let resignedManifest: Buffer | undefined;
 
 function pemOf(spkiBase64: string): string {
-  return createPublicKey({ key: Buffer.from(spkiBase64, "base64"), format: "der", type: "spki" }).export({ format: "pem", type: "spki" }).toString();
+  return createPublicKey({ key: Buffer.from(spkiBase64, "base64"), format: "der", type: "spki" })
+    .export({ format: "pem", type: "spki" })
+    .toString();
 }
 
 function lineFor(body: Record<string, unknown>): string {

@@ -79,25 +79,69 @@ describe("audit chain", () => {
   it("refuses an entry that does not extend the head (no fork)", async () => {
     const report = await verifyStoredChain(t.store.db);
     if (!report.ok) throw new Error("chain broken before the test");
-    const forged = { seq: report.headSeq + 1, ts: new Date(), actorType: "system" as const, actorId: "x", action: "audit.exported", targetType: "x", targetId: "x", detail: {}, hash: "f".repeat(64) };
-    const wrongLink = await t.store.db.insert(auditLog).values({ ...forged, prevHash: "e".repeat(64) }).then(() => undefined, (e: unknown) => e);
+    const forged = {
+      seq: report.headSeq + 1,
+      ts: new Date(),
+      actorType: "system" as const,
+      actorId: "x",
+      action: "audit.exported",
+      targetType: "x",
+      targetId: "x",
+      detail: {},
+      hash: "f".repeat(64),
+    };
+    const wrongLink = await t.store.db
+      .insert(auditLog)
+      .values({ ...forged, prevHash: "e".repeat(64) })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(pgErrorOf(wrongLink)).toMatchObject({ code: "23000", message: expect.stringMatching(/does not extend the chain head/) });
     // Re-using an existing seq (a second branch off an earlier entry) is refused too.
-    const branch = await t.store.db.insert(auditLog).values({ ...forged, seq: 1, prevHash: GENESIS_HASH }).then(() => undefined, (e: unknown) => e);
+    const branch = await t.store.db
+      .insert(auditLog)
+      .values({ ...forged, seq: 1, prevHash: GENESIS_HASH })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(pgErrorOf(branch)?.code).toBe("23505");
     // A run of several entries is checked as a whole: a correct first link does not carry a
     // broken second one, a gap in seq is refused, and nothing of the statement is kept.
     const first = { ...forged, prevHash: report.headHash!, hash: "a".repeat(64) };
-    const run = await t.store.db.insert(auditLog).values([first, { ...forged, seq: forged.seq + 1, prevHash: "b".repeat(64), hash: "c".repeat(64) }]).then(() => undefined, (e: unknown) => e);
-    expect(pgErrorOf(run)).toMatchObject({ code: "23000", message: expect.stringMatching(new RegExp(`entry ${forged.seq + 1} does not extend`)) });
-    const gap = await t.store.db.insert(auditLog).values({ ...forged, seq: forged.seq + 5, prevHash: report.headHash! }).then(() => undefined, (e: unknown) => e);
+    const run = await t.store.db
+      .insert(auditLog)
+      .values([first, { ...forged, seq: forged.seq + 1, prevHash: "b".repeat(64), hash: "c".repeat(64) }])
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(pgErrorOf(run)).toMatchObject({
+      code: "23000",
+      message: expect.stringMatching(new RegExp(`entry ${forged.seq + 1} does not extend`)),
+    });
+    const gap = await t.store.db
+      .insert(auditLog)
+      .values({ ...forged, seq: forged.seq + 5, prevHash: report.headHash! })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(pgErrorOf(gap)?.code).toBe("23000");
     expect(await verifyStoredChain(t.store.db)).toMatchObject({ ok: true, count: report.count });
   });
 
   it("refuses UPDATE, DELETE and TRUNCATE in the database itself", async () => {
-    for (const statement of [sql`update audit_log set actor_id = 'someone-else' where seq = 1`, sql`delete from audit_log where seq = 1`, sql`truncate audit_log`]) {
-      const err = await t.store.db.execute(statement).then(() => undefined, (e: unknown) => e);
+    for (const statement of [
+      sql`update audit_log set actor_id = 'someone-else' where seq = 1`,
+      sql`delete from audit_log where seq = 1`,
+      sql`truncate audit_log`,
+    ]) {
+      const err = await t.store.db.execute(statement).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       // 42501 insufficient_privilege, raised by the audit_log_refuse_change trigger.
       expect(pgErrorOf(err)).toMatchObject({ code: "42501", message: expect.stringMatching(/append-only/) });
     }
@@ -105,8 +149,12 @@ describe("audit chain", () => {
   });
 
   it("refuses details that carry values, and rejects non resource.verb actions", async () => {
-    await expect(t.store.db.transaction((tx) => appendAudit(tx, { ...entry(1), detail: { token: "abc" } }))).rejects.toThrow(ValueLeakError);
-    await expect(t.store.db.transaction((tx) => appendAudit(tx, { ...entry(1), action: "KillSwitch On" as AuditAction }))).rejects.toThrow(/resource\.verb/);
+    await expect(t.store.db.transaction((tx) => appendAudit(tx, { ...entry(1), detail: { token: "abc" } }))).rejects.toThrow(
+      ValueLeakError,
+    );
+    await expect(t.store.db.transaction((tx) => appendAudit(tx, { ...entry(1), action: "KillSwitch On" as AuditAction }))).rejects.toThrow(
+      /resource\.verb/,
+    );
   });
 
   it("finds a tampered entry, and export refuses to sign it and leaves nothing behind", async () => {
@@ -121,7 +169,12 @@ describe("audit chain", () => {
     ).rejects.toThrow(/refusing to sign: stored audit entry 5/);
     expect(fs.readdirSync(out)).toEqual([]);
     // As an archive: the stream fails without a manifest, and the file being written is removed.
-    const archive = exportArchive({ db: t.store.db, format: "ndjson", signer: loadSigner(signerEnv), actor: { type: "operator", id: "op-1" } });
+    const archive = exportArchive({
+      db: t.store.db,
+      format: "ndjson",
+      signer: loadSigner(signerEnv),
+      actor: { type: "operator", id: "op-1" },
+    });
     const chunks: Buffer[] = [];
     await expect(
       (async () => {
@@ -131,7 +184,9 @@ describe("audit chain", () => {
     await expect(archive.done).rejects.toThrow(/refusing to sign/);
     expect(Buffer.concat(chunks).includes("manifest.json")).toBe(false);
     const file = path.join(out, "evidence.tar");
-    await expect(writeArchive({ db: t.store.db, format: "ndjson", signer: loadSigner(signerEnv), actor: { type: "system", id: "test" } }, file)).rejects.toThrow(/refusing to sign/);
+    await expect(
+      writeArchive({ db: t.store.db, format: "ndjson", signer: loadSigner(signerEnv), actor: { type: "system", id: "test" } }, file),
+    ).rejects.toThrow(/refusing to sign/);
     expect(fs.readdirSync(out)).toEqual([]);
     // Neither attempt is recorded as an export.
     const exported = await t.store.db.query.auditLog.findMany({ where: (a, { eq }) => eq(a.action, AUDIT_ACTIONS.auditExported) });

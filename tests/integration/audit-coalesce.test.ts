@@ -32,7 +32,8 @@ afterAll(async () => {
 });
 
 const entriesOf = (actor: string) => t.store.db.select().from(auditLog).where(eq(auditLog.actorId, actor)).orderBy(auditLog.seq);
-const countOf = (rows: Array<{ action: string; detail: unknown }>) => rows.reduce((sum, r) => sum + (r.action.endsWith("_repeated") ? Number((r.detail as { repeats: number }).repeats) : 1), 0);
+const countOf = (rows: Array<{ action: string; detail: unknown }>) =>
+  rows.reduce((sum, r) => sum + (r.action.endsWith("_repeated") ? Number((r.detail as { repeats: number }).repeats) : 1), 0);
 const flushAll = (db = t.store.db) => flushCoalescedAudit(db, WINDOW, new Date(Date.now() + WINDOW + 1000));
 
 async function deniedView(db: typeof t.store.db, subject: string, target = { type: "console", id: "audit" }) {
@@ -46,11 +47,20 @@ describe("coalesced denied views", () => {
     await Promise.all(Array.from({ length: 60 }, () => deniedView(t.store.db, subject)));
     const before = await entriesOf(subject);
     expect(before).toHaveLength(1);
-    expect(before[0]).toMatchObject({ action: "access.denied", targetType: "console", targetId: "audit", detail: { permission: "audit.read", reason: "not an active operator" } });
+    expect(before[0]).toMatchObject({
+      action: "access.denied",
+      targetType: "console",
+      targetId: "audit",
+      detail: { permission: "audit.read", reason: "not an active operator" },
+    });
     expect(await flushAll()).toBeGreaterThanOrEqual(1);
     const after = await entriesOf(subject);
     expect(after.length).toBeLessThanOrEqual(2);
-    expect(after[1]).toMatchObject({ action: "access.denied_repeated", targetId: "audit", detail: { permission: "audit.read", repeats: 99 } });
+    expect(after[1]).toMatchObject({
+      action: "access.denied_repeated",
+      targetId: "audit",
+      detail: { permission: "audit.read", repeats: 99 },
+    });
     expect(countOf(after)).toBe(100);
     expect(await verifyStoredChain(t.store.db)).toMatchObject({ ok: true });
   });
@@ -72,13 +82,21 @@ describe("coalesced denied views", () => {
     await deniedView(t.store.db, subject, { type: "console", id: "records" });
     await flushAll();
     const rows = await entriesOf(subject);
-    expect(rows.map((r) => `${r.action}:${r.targetType}`).sort()).toEqual(["access.denied:console", "access.denied:console", "access.denied:elicitation", "access.denied_repeated:elicitation"]);
+    expect(rows.map((r) => `${r.action}:${r.targetType}`).sort()).toEqual([
+      "access.denied:console",
+      "access.denied:console",
+      "access.denied:elicitation",
+      "access.denied_repeated:elicitation",
+    ]);
     expect(countOf(rows)).toBe(32);
   });
 
   it("server actions keep one audit entry per attempt", async () => {
     const subject = `user-actor-${randomUUID()}`;
-    for (let i = 0; i < 5; i++) await expect(authorize(t.store.db, subject, PERMISSIONS.killSwitchChange, { type: "kill_switch", id: "global" })).rejects.toBeInstanceOf(AuthError);
+    for (let i = 0; i < 5; i++)
+      await expect(
+        authorize(t.store.db, subject, PERMISSIONS.killSwitchChange, { type: "kill_switch", id: "global" }),
+      ).rejects.toBeInstanceOf(AuthError);
     await flushAll();
     const rows = await entriesOf(subject);
     expect(rows).toHaveLength(5);
@@ -87,7 +105,14 @@ describe("coalesced denied views", () => {
 
   it("writes the count when the key's next window opens, then starts a new window with that denial", async () => {
     const actor = `user-windows-${randomUUID()}`;
-    const entry = { actorType: "subject" as const, actorId: actor, action: AUDIT_ACTIONS.connectRefused, targetType: "elicitation", targetId: "x", detail: { problem: "not_found" } };
+    const entry = {
+      actorType: "subject" as const,
+      actorId: actor,
+      action: AUDIT_ACTIONS.connectRefused,
+      targetType: "elicitation",
+      targetId: "x",
+      detail: { problem: "not_found" },
+    };
     const key = { actor, action: entry.action, reason: "not_found", target: "elicitation:*" };
     const t0 = new Date();
     const at = (ms: number) => new Date(t0.getTime() + ms);
@@ -97,7 +122,12 @@ describe("coalesced denied views", () => {
     expect(await auditCoalesced(t.store.db, entry, key, 60_000, at(61_000))).toBe("written");
     const rows = await entriesOf(actor);
     expect(rows.map((r) => r.action)).toEqual(["connect.refused", "connect.refused_repeated", "connect.refused"]);
-    expect(rows[1]!.detail).toMatchObject({ problem: "not_found", repeats: 2, window_start: t0.toISOString(), last_at: at(59_000).toISOString() });
+    expect(rows[1]!.detail).toMatchObject({
+      problem: "not_found",
+      repeats: 2,
+      window_start: t0.toISOString(),
+      last_at: at(59_000).toISOString(),
+    });
     // Nothing pending in the new window: a flush writes nothing more and forgets the window.
     await flushCoalescedAudit(t.store.db, 60_000, at(200_000));
     expect(await entriesOf(actor)).toHaveLength(3);
@@ -122,7 +152,10 @@ describe("coalesced connect refusals", () => {
       expect(await connectView(t.store.db, id, { sub, tenant: "acme" })).toEqual({ ok: false, problem: "not_found" });
     }
     await flushAll();
-    const rows = await t.store.db.select().from(auditLog).where(and(eq(auditLog.actorId, sub), inArray(auditLog.action, ["connect.refused", "connect.refused_repeated"])));
+    const rows = await t.store.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, sub), inArray(auditLog.action, ["connect.refused", "connect.refused_repeated"])));
     expect(rows.length).toBeLessThanOrEqual(2);
     expect(countOf(rows)).toBe(100);
     expect(rows.every((r) => r.targetId.length <= 64)).toBe(true);

@@ -86,7 +86,9 @@ describe(`audit evidence export of ${ENTRIES.toLocaleString("en-US")} entries`, 
   it("names a changed line", async () => {
     const k = at(0.37);
     const dir = path.join(tmp, "changed");
-    await copyEvidence(full, dir, "audit.ndjson", (n, line) => [n === k ? line.replace(`"targetId":"r${k - 1}"`, `"targetId":"r0"`) : line]);
+    await copyEvidence(full, dir, "audit.ndjson", (n, line) => [
+      n === k ? line.replace(`"targetId":"r${k - 1}"`, `"targetId":"r0"`) : line,
+    ]);
     const report = await verifyExport(dir);
     expect(report).toMatchObject({ ok: false, line: k, seq: k });
     if (!report.ok) expect(report.problem).toMatch(new RegExp(`^line ${k}: entry ${k} was changed`));
@@ -125,6 +127,9 @@ describe(`audit evidence export of ${ENTRIES.toLocaleString("en-US")} entries`, 
     const report = await verifyExport(dir);
     expect(report).toMatchObject({ ok: false, problem: expect.stringMatching(/signature does not match/) });
     fs.writeFileSync(path.join(dir, "manifest.json"), JSON.stringify(m));
-    expect(await verifyExport(dir, { trustedFingerprint: "sha256:" + "0".repeat(64) })).toMatchObject({ ok: false, problem: expect.stringMatching(/not the trusted key/) });
+    expect(await verifyExport(dir, { trustedFingerprint: "sha256:" + "0".repeat(64) })).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/not the trusted key/),
+    });
   });
 });

@@ -34,14 +34,28 @@ let goodItems: { name: string; body: Buffer }[];
 
 beforeAll(async () => {
   t = await createTestStore();
-  await t.store.db.transaction((tx) => appendAuditStream(tx, 50, (i) => ({ actorType: "system", actorId: "seed", action: AUDIT_ACTIONS.killSwitchOn, targetType: "record", targetId: `r${i}`, detail: { n: i } })));
+  await t.store.db.transaction((tx) =>
+    appendAuditStream(tx, 50, (i) => ({
+      actorType: "system",
+      actorId: "seed",
+      action: AUDIT_ACTIONS.killSwitchOn,
+      targetType: "record",
+      targetId: `r${i}`,
+      detail: { n: i },
+    })),
+  );
   const file = path.join(keys, "good.tar");
   await writeArchive({ db: t.store.db, format: "ndjson", signer, actor: { type: "system", id: "test" } }, file);
   good = fs.readFileSync(file);
   goodItems = await readTar(good);
   // The handler under test, behind a plain HTTP server (the route adds only sign-in and the role check).
   server = http.createServer(async (req, res) => {
-    const out = await verifyUpload(t.store.db, "op-auditor", { contentType: req.headers["content-type"] ?? null, contentLength: req.headers["content-length"] ?? null, body: req }, { maxBytes: CAP, trustedFingerprint: signer.keyFingerprint });
+    const out = await verifyUpload(
+      t.store.db,
+      "op-auditor",
+      { contentType: req.headers["content-type"] ?? null, contentLength: req.headers["content-length"] ?? null, body: req },
+      { maxBytes: CAP, trustedFingerprint: signer.keyFingerprint },
+    );
     // Node discards whatever of the body was not read, as it does for the route.
     res.writeHead(out.status, { "content-type": "application/json" });
     res.end(JSON.stringify(out.body));
@@ -61,16 +75,31 @@ afterAll(async () => {
   fs.rmSync(privateTmp, { recursive: true, force: true });
 });
 
-async function post(body: Buffer | string, contentType = "application/x-tar"): Promise<{ status: number; json: { ok: boolean; error?: string; data?: Record<string, unknown> } }> {
-  const res = await fetch(`${base}/verify`, { method: "POST", headers: { "content-type": contentType }, body: typeof body === "string" ? body : new Uint8Array(body) });
+async function post(
+  body: Buffer | string,
+  contentType = "application/x-tar",
+): Promise<{ status: number; json: { ok: boolean; error?: string; data?: Record<string, unknown> } }> {
+  const res = await fetch(`${base}/verify`, {
+    method: "POST",
+    headers: { "content-type": contentType },
+    body: typeof body === "string" ? body : new Uint8Array(body),
+  });
   return { status: res.status, json: await res.json() };
 }
 
-const auditRows = () => t.store.db.query.auditLog.findMany({ where: (a, { eq }) => eq(a.action, AUDIT_ACTIONS.auditVerified), orderBy: (a, { asc }) => asc(a.seq) });
+const auditRows = () =>
+  t.store.db.query.auditLog.findMany({
+    where: (a, { eq }) => eq(a.action, AUDIT_ACTIONS.auditVerified),
+    orderBy: (a, { asc }) => asc(a.seq),
+  });
 
 function listTree(dir: string): string[] {
   // tsx (which runs the server process in one test) keeps its compile cache there: not ours.
-  return fs.readdirSync(dir, { recursive: true }).map(String).filter((n) => !n.startsWith("tsx-")).sort();
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((n) => !n.startsWith("tsx-"))
+    .sort();
 }
 
 /** The good archive with the data parts and tail replaced or extended. */
@@ -88,7 +117,11 @@ describe("verify upload over HTTP", () => {
   });
 
   it("reports tampering as a failed verification (200, ok:false), audited", async () => {
-    const tampered = await withItems((items) => items.map((i) => (i.name === "audit.ndjson.000001" ? { ...i, body: i.body!.toString().replace('"targetId":"r7"', '"targetId":"r8"') } : i)));
+    const tampered = await withItems((items) =>
+      items.map((i) =>
+        i.name === "audit.ndjson.000001" ? { ...i, body: i.body!.toString().replace('"targetId":"r7"', '"targetId":"r8"') } : i,
+      ),
+    );
     const r = await post(tampered);
     expect(r.status).toBe(200);
     expect(r.json.data).toMatchObject({ ok: false, problem: expect.stringMatching(/^line 8: entry 8 was changed/) });
@@ -101,7 +134,10 @@ describe("verify upload over HTTP", () => {
     await writeArchive({ db: t.store.db, format: "ndjson", signer: stranger, actor: { type: "system", id: "test" } }, file);
     const r = await post(fs.readFileSync(file));
     expect(r.status).toBe(200);
-    expect(r.json.data).toMatchObject({ ok: false, problem: `signed by ${stranger.keyFingerprint}, not the trusted key ${signer.keyFingerprint}` });
+    expect(r.json.data).toMatchObject({
+      ok: false,
+      problem: `signed by ${stranger.keyFingerprint}, not the trusted key ${signer.keyFingerprint}`,
+    });
     expect((await auditRows()).at(-1)).toMatchObject({ detail: { ok: false, outcome: "failed" } });
     // The deployment's own archive of the same entries is intact, and says its key was pinned.
     expect((await post(good)).json.data).toMatchObject({ ok: true, keyTrust: "pinned", keyFingerprint: signer.keyFingerprint });
@@ -124,7 +160,11 @@ describe("verify upload over HTTP", () => {
       for (const where of ["first", "after-data", "as-manifest"] as const) {
         const body = Buffer.from("owned\n");
         const archive = await withItems((items) =>
-          where === "first" ? [{ name, body }, ...items] : where === "after-data" ? [...items.slice(0, 1), { name, body }, ...items.slice(1)] : [...items.slice(0, 1), { name, body: items[1]!.body }, ...items.slice(2)],
+          where === "first"
+            ? [{ name, body }, ...items]
+            : where === "after-data"
+              ? [...items.slice(0, 1), { name, body }, ...items.slice(1)]
+              : [...items.slice(0, 1), { name, body: items[1]!.body }, ...items.slice(2)],
         );
         const r = await post(archive);
         expect(r.status, `${name} (${where})`).toBe(400);
@@ -133,7 +173,8 @@ describe("verify upload over HTTP", () => {
       }
     }
     // Nothing anywhere: not at the names, not relative to this process, not under the temp directory.
-    for (const p of [`/tmp/${marker}`, path.resolve(`../../../../tmp/${marker}`), path.resolve(marker), path.join(os.tmpdir(), marker)]) expect(fs.existsSync(p), p).toBe(false);
+    for (const p of [`/tmp/${marker}`, path.resolve(`../../../../tmp/${marker}`), path.resolve(marker), path.join(os.tmpdir(), marker)])
+      expect(fs.existsSync(p), p).toBe(false);
     expect(listTree(privateTmp)).toEqual(tmpBefore);
     // The audit log names no part of them either.
     const rows = await auditRows();
@@ -144,7 +185,14 @@ describe("verify upload over HTTP", () => {
   it("refuses links, directories, extra and duplicate entries, and misordered parts", async () => {
     const cases: [string, (items: TarItem[]) => TarItem[]][] = [
       ["symlink as a part", (items) => [{ name: "audit.ndjson.000001", type: "symlink", linkname: "/etc/passwd" }, ...items.slice(1)]],
-      ["hard link", (items) => [...items.slice(0, 1), { name: "audit.ndjson.000002", type: "link", linkname: "audit.ndjson.000001" }, ...items.slice(1)]],
+      [
+        "hard link",
+        (items) => [
+          ...items.slice(0, 1),
+          { name: "audit.ndjson.000002", type: "link", linkname: "audit.ndjson.000001" },
+          ...items.slice(1),
+        ],
+      ],
       ["directory", (items) => [{ name: "audit.ndjson.000001", type: "directory" }, ...items]],
       ["extra entry", (items) => [...items, { name: "README.txt", body: "hello" }]],
       ["extra before data", (items) => [{ name: "notes", body: "x" }, ...items]],
@@ -216,7 +264,11 @@ describe("verify upload over HTTP", () => {
 
   it("refuses a declared length over the cap without reading the body", async () => {
     const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      const req = http.request(`${base}/verify`, { method: "POST", headers: { "content-type": "application/x-tar", "content-length": String(CAP + 1) } }, resolve);
+      const req = http.request(
+        `${base}/verify`,
+        { method: "POST", headers: { "content-type": "application/x-tar", "content-length": String(CAP + 1) } },
+        resolve,
+      );
       req.on("error", reject);
       req.write(good.subarray(0, 512)); // and nothing more: the answer must not wait for the rest
     });
@@ -247,7 +299,17 @@ describe("verify upload over HTTP", () => {
       let sent = 0;
       let prev = GENESIS_HASH;
       for (let seq = 1; sent < total; seq++) {
-        const e: Omit<AuditEntry, "hash"> = { seq, ts: "2026-11-30T00:00:00.000Z", actorType: "system", actorId: "a", action: "record.revoked", targetType: "record", targetId: `r${seq}`, detail: { pad: "p".repeat(64 * 1024) }, prevHash: prev };
+        const e: Omit<AuditEntry, "hash"> = {
+          seq,
+          ts: "2026-11-30T00:00:00.000Z",
+          actorType: "system",
+          actorId: "a",
+          action: "record.revoked",
+          targetType: "record",
+          targetId: `r${seq}`,
+          detail: { pad: "p".repeat(64 * 1024) },
+          prevHash: prev,
+        };
         const hash = computeHash(e);
         prev = hash;
         let line = Buffer.from(entryLine({ ...e, hash }) + "\n");
@@ -260,15 +322,22 @@ describe("verify upload over HTTP", () => {
     // `node --import tsx`, not the tsx command (which would run the server in a grandchild).
     // The young generation pinned to 16 MB semi-spaces (Node 20's default; Node 22 and 24 size it
     // from the heap and let far more garbage wait), so the same bound means the same on every Node.
-    const child = spawn(process.execPath, ["--expose-gc", "--max-semi-space-size=16", "--import", "tsx", path.join(root, "tests/helpers/verify-upload-server.ts")], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: t.url ?? "", AUDIT_VERIFY_MAX_BYTES: String(CAP), TMPDIR: privateTmp, DATA_DIR: keys },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--expose-gc", "--max-semi-space-size=16", "--import", "tsx", path.join(root, "tests/helpers/verify-upload-server.ts")],
+      {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: t.url ?? "", AUDIT_VERIFY_MAX_BYTES: String(CAP), TMPDIR: privateTmp, DATA_DIR: keys },
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     const [first] = (await once(child.stdout!, "data")) as [Buffer];
     const childBase = `http://127.0.0.1:${JSON.parse(first.toString()).port}`;
     // Warm up (first verification loads the code paths), then reset the high-water mark.
-    expect((await fetch(`${childBase}/verify`, { method: "POST", headers: { "content-type": "application/x-tar" }, body: new Uint8Array(good) })).status).toBe(200);
+    expect(
+      (await fetch(`${childBase}/verify`, { method: "POST", headers: { "content-type": "application/x-tar" }, body: new Uint8Array(good) }))
+        .status,
+    ).toBe(200);
     await fetch(`${childBase}/memory/reset`);
     const tmpBefore = listTree(privateTmp);
     let tmpDuring: string[] = [];
@@ -278,14 +347,18 @@ describe("verify upload over HTTP", () => {
       const code = await new Promise<number>((resolve, reject) => {
         const source = Readable.from(body());
         source.on("data", (c: Buffer) => (sentBytes += c.length));
-        const req = http.request(`${childBase}/verify`, { method: "POST", headers: { "content-type": "application/x-tar", "transfer-encoding": "chunked" } }, (res) => {
-          // The answer came before the body ended: stop sending.
-          source.unpipe(req);
-          source.destroy();
-          res.resume();
-          resolve(res.statusCode ?? 0);
-          req.destroy();
-        });
+        const req = http.request(
+          `${childBase}/verify`,
+          { method: "POST", headers: { "content-type": "application/x-tar", "transfer-encoding": "chunked" } },
+          (res) => {
+            // The answer came before the body ended: stop sending.
+            source.unpipe(req);
+            source.destroy();
+            res.resume();
+            resolve(res.statusCode ?? 0);
+            req.destroy();
+          },
+        );
         req.on("error", reject);
         source.pipe(req);
       });
@@ -313,6 +386,7 @@ describe("AUDIT_VERIFY_MAX_BYTES", () => {
   it("defaults to 512 MiB and refuses a bad value by name", () => {
     expect(verifyUploadLimit({})).toBe(512 * 1024 * 1024);
     expect(verifyUploadLimit({ AUDIT_VERIFY_MAX_BYTES: "1048576" })).toBe(1048576);
-    for (const bad of ["0", "-1", "1e9", "12MB", "9007199254740993", " x "]) expect(() => verifyUploadLimit({ AUDIT_VERIFY_MAX_BYTES: bad })).toThrow(/AUDIT_VERIFY_MAX_BYTES/);
+    for (const bad of ["0", "-1", "1e9", "12MB", "9007199254740993", " x "])
+      expect(() => verifyUploadLimit({ AUDIT_VERIFY_MAX_BYTES: bad })).toThrow(/AUDIT_VERIFY_MAX_BYTES/);
   });
 });

@@ -100,13 +100,24 @@ describe("ctl", () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     const claims = decodeJwt(out.access_token);
-    expect(claims).toMatchObject({ iss: "http://localhost:4555/oidc", aud: "http://localhost:4555/api/mcp", sub: "user-alice-1001", tenant: "acme", scope: "mcp" });
+    expect(claims).toMatchObject({
+      iss: "http://localhost:4555/oidc",
+      aud: "http://localhost:4555/api/mcp",
+      sub: "user-alice-1001",
+      tenant: "acme",
+      scope: "mcp",
+    });
     expect(claims.exp! - claims.iat!).toBe(120);
     expect(decodeProtectedHeader(out.access_token).typ).toBe("at+jwt");
     const other = await runCli(["token", "--subject", "someone", "--tenant", "globex"], env);
     expect(decodeJwt(other.stdout.trim())).toMatchObject({ sub: "someone", tenant: "globex" });
 
-    const refused = await runCli(["token", "--subject", "user-alice-1001"], { ...env, OIDC_ISSUER: "https://login.example.com", OIDC_CLIENT_ID: "x", OIDC_CLIENT_SECRET: "y" });
+    const refused = await runCli(["token", "--subject", "user-alice-1001"], {
+      ...env,
+      OIDC_ISSUER: "https://login.example.com",
+      OIDC_CLIENT_ID: "x",
+      OIDC_CLIENT_SECRET: "y",
+    });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/only works with the bundled development identity provider/);
     expect(refused.stdout).toBe("");
@@ -131,7 +142,11 @@ describe("ctl", () => {
       const verified = await runCli(["audit", "verify", file, "--json"], {});
       expect(verified.code, verified.stdout).toBe(0);
       expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, count: JSON.parse(exported.stdout).count });
-      const stdin = spawnSync(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "lib/cli/main.ts"), "audit", "verify", "-"], { cwd: root, input: fs.readFileSync(file), encoding: "utf8" });
+      const stdin = spawnSync(
+        process.execPath,
+        [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "lib/cli/main.ts"), "audit", "verify", "-"],
+        { cwd: root, input: fs.readFileSync(file), encoding: "utf8" },
+      );
       expect(stdin.status, stdin.stderr).toBe(0);
       expect(stdin.stdout).toMatch(/^OK: \d+ entries/);
       const dir = fs.mkdtempSync(path.join(tmp, `x-${format}-`));
@@ -174,7 +189,10 @@ describe("ctl", () => {
       expect(oneLine(r.stderr)).toBe(true);
     }
     // A known workflow with a profile no client has used yet is a valid, pre-emptive switch.
-    const ok = await runCli(["kill-switch", "on", "--scope", "flow:generate_report:not-seen-yet", "--reason", "pre-emptive", "--expires-in", "1", "--json"], storeEnv);
+    const ok = await runCli(
+      ["kill-switch", "on", "--scope", "flow:generate_report:not-seen-yet", "--reason", "pre-emptive", "--expires-in", "1", "--json"],
+      storeEnv,
+    );
     expect(ok.code, ok.stderr).toBe(0);
     const status = JSON.parse((await runCli(["kill-switch", "status", "--json"], storeEnv)).stdout) as { active: Array<{ scope: string }> };
     expect(status.active.map((s) => s.scope)).toContain("flow:generate_report:not-seen-yet");

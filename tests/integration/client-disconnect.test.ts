@@ -34,11 +34,15 @@ afterAll(async () => {
   await t?.dispose();
 });
 
-const token = (subject: string) => mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: resource });
+const token = (subject: string) =>
+  mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: resource });
 const recordsOf = (subject: string) => t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
 
 async function endedByDisconnect(subject: string) {
-  await vi.waitFor(async () => expect((await recordsOf(subject)).map((r) => r.state)).toEqual(["cancelled"]), { timeout: 15_000, interval: 100 });
+  await vi.waitFor(async () => expect((await recordsOf(subject)).map((r) => r.state)).toEqual(["cancelled"]), {
+    timeout: 15_000,
+    interval: 100,
+  });
   const [record] = await recordsOf(subject);
   const events = await recordEvents(t.store.db, record!.id);
   expect(events.at(-1)).toMatchObject({ fromState: "sent", toState: "cancelled", reason: "client_disconnected", actorType: "system" });
@@ -49,16 +53,26 @@ async function endedByDisconnect(subject: string) {
 }
 
 /** POSTs a JSON-RPC message on a raw socket and resolves once `until` appears in the response. */
-function rawPost(headers: Record<string, string>, body: unknown, until: RegExp): Promise<{ req: http.ClientRequest; res: http.IncomingMessage; text: string }> {
+function rawPost(
+  headers: Record<string, string>,
+  body: unknown,
+  until: RegExp,
+): Promise<{ req: http.ClientRequest; res: http.IncomingMessage; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(resource, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
-      let text = "";
-      res.on("data", (chunk: Buffer) => {
-        text += chunk.toString("utf8");
-        if (until.test(text)) resolve({ req, res, text });
-      });
-      res.on("end", () => (until.test(text) ? resolve({ req, res, text }) : reject(new Error(`stream ended without ${until}: ${text.slice(0, 300)}`))));
-    });
+    const req = http.request(
+      resource,
+      { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => {
+          text += chunk.toString("utf8");
+          if (until.test(text)) resolve({ req, res, text });
+        });
+        res.on("end", () =>
+          until.test(text) ? resolve({ req, res, text }) : reject(new Error(`stream ended without ${until}: ${text.slice(0, 300)}`)),
+        );
+      },
+    );
     req.on("error", () => {});
     req.end(JSON.stringify(body));
   });
@@ -68,13 +82,34 @@ describe("a client that goes away ends its elicitation", () => {
   it("socket of the originating tools/call destroyed mid-form: record cancelled as client_disconnected, session goes on", async () => {
     const subject = `user-gone-${randomUUID()}`;
     const auth = { authorization: `Bearer ${await token(subject)}` };
-    const init = await rawPost(auth, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {} } }, clientInfo: { name: "crashy", version: "1" } } }, /"result"/);
+    const init = await rawPost(
+      auth,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: { elicitation: { form: {} } },
+          clientInfo: { name: "crashy", version: "1" },
+        },
+      },
+      /"result"/,
+    );
     const sid = String(init.res.headers["mcp-session-id"]);
     const session = { ...auth, "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" };
-    const initialized = await fetch(resource, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...session }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+    const initialized = await fetch(resource, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...session },
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    });
     expect(initialized.status).toBe(202);
 
-    const call = await rawPost(session, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "generate_report", arguments: {} } }, /elicitation\/create/);
+    const call = await rawPost(
+      session,
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "generate_report", arguments: {} } },
+      /elicitation\/create/,
+    );
     expect((await recordsOf(subject)).map((r) => r.state)).toEqual(["sent"]);
     call.req.destroy();
     call.res.destroy();
@@ -82,14 +117,21 @@ describe("a client that goes away ends its elicitation", () => {
     await endedByDisconnect(subject);
     // Only the call's stream went away: the session itself is still there and usable.
     expect(liveSessions().has(sid)).toBe(true);
-    const list = await fetch(resource, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...session }, body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" }) });
+    const list = await fetch(resource, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...session },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" }),
+    });
     expect(list.status).toBe(200);
     expect(await list.text()).toContain("generate_report");
   });
 
   it("the client ends its session (DELETE) mid-form: record cancelled as client_disconnected, session released", async () => {
     const subject = `user-leaves-${randomUUID()}`;
-    const c = await connectClient(resource, await token(subject), { capabilities: { elicitation: { form: {} } }, answer: () => new Promise(() => {}) });
+    const c = await connectClient(resource, await token(subject), {
+      capabilities: { elicitation: { form: {} } },
+      answer: () => new Promise(() => {}),
+    });
     const sid = c.transport.sessionId!;
     const call = c.call("generate_report").catch((err: unknown) => err);
     await vi.waitFor(() => expect(c.received).toHaveLength(1), { timeout: 10_000 });
@@ -101,7 +143,10 @@ describe("a client that goes away ends its elicitation", () => {
     await call;
 
     // No person cancelled, so the cool-down does not answer for them: calling again asks again.
-    const again = await connectClient(resource, await token(subject), { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "decline" }) });
+    const again = await connectClient(resource, await token(subject), {
+      capabilities: { elicitation: { form: {} } },
+      answer: () => ({ action: "decline" }),
+    });
     expect((await again.call("generate_report")).structured).toMatchObject({ outcome: "declined" });
     expect(again.received).toHaveLength(1);
     expect((await recordsOf(subject)).map((r) => r.state).sort()).toEqual(["cancelled", "declined"]);
@@ -110,7 +155,10 @@ describe("a client that goes away ends its elicitation", () => {
 
   it("a person's cancel stays a person's cancel", async () => {
     const subject = `user-cancels-${randomUUID()}`;
-    const c = await connectClient(resource, await token(subject), { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "cancel" }) });
+    const c = await connectClient(resource, await token(subject), {
+      capabilities: { elicitation: { form: {} } },
+      answer: () => ({ action: "cancel" }),
+    });
     expect((await c.call("generate_report")).structured).toMatchObject({ outcome: "cancelled" });
     const [record] = await recordsOf(subject);
     const events = await recordEvents(t.store.db, record!.id);

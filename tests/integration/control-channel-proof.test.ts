@@ -38,7 +38,10 @@ beforeAll(async () => {
     },
   });
   channel = JSON.parse(fs.readFileSync(controlFile(pgliteDir), "utf8"));
-  for (const [subject, role] of [["op-admin-0001", "admin"], ["op-operator-0002", "operator"]] as const) {
+  for (const [subject, role] of [
+    ["op-admin-0001", "admin"],
+    ["op-operator-0002", "operator"],
+  ] as const) {
     await syncOperatorAtSignIn(store.db, { subject, displayName: subject, roles: [role] });
   }
 }, 120_000);
@@ -51,7 +54,11 @@ afterAll(async () => {
 });
 
 async function send(argv: string[], idToken?: unknown): Promise<{ code: number; out: string; err: string }> {
-  const res = await fetch(channel.url, { method: "POST", headers: { authorization: `Bearer ${channel.token}`, "content-type": "application/json" }, body: JSON.stringify({ argv, idToken }) });
+  const res = await fetch(channel.url, {
+    method: "POST",
+    headers: { authorization: `Bearer ${channel.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ argv, idToken }),
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as { code: number; out: string; err: string };
 }
@@ -82,14 +89,27 @@ describe("control channel operator proof", () => {
 
   it("forged tokens are refused by the server; a wrong-typed token is a bad request", async () => {
     await send(["kill-switch", "on", "--reason", "channel drill"]);
-    for (const forged of [await token({ sub: "op-admin-0001" }, "other"), await token({ sub: "op-admin-0001", aud: "console" }), await token({ sub: "op-admin-0001", iat: Math.floor(Date.now() / 1000) - 3600 }), "x.y.z"]) {
+    for (const forged of [
+      await token({ sub: "op-admin-0001" }, "other"),
+      await token({ sub: "op-admin-0001", aud: "console" }),
+      await token({ sub: "op-admin-0001", iat: Math.floor(Date.now() / 1000) - 3600 }),
+      "x.y.z",
+    ]) {
       const r = await send(["kill-switch", "off", "--reason", "forged"], forged);
       expect(r.code).toBe(1);
       expect(r.err).toMatch(/run ctl login again/);
     }
-    const res = await fetch(channel.url, { method: "POST", headers: { authorization: `Bearer ${channel.token}`, "content-type": "application/json" }, body: JSON.stringify({ argv: ["kill-switch", "off", "--reason", "x"], idToken: { sub: "op-admin-0001" } }) });
+    const res = await fetch(channel.url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${channel.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ argv: ["kill-switch", "off", "--reason", "x"], idToken: { sub: "op-admin-0001" } }),
+    });
     expect(res.status).toBe(400);
-    const junk = await fetch(channel.url, { method: "POST", headers: { authorization: `Bearer ${channel.token}`, "content-type": "application/json" }, body: "{not json" });
+    const junk = await fetch(channel.url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${channel.token}`, "content-type": "application/json" },
+      body: "{not json",
+    });
     expect(junk.status).toBe(400);
     expect(await globalSwitch()).toMatchObject({ active: true, releaseRequestedBy: null });
   });
@@ -98,7 +118,9 @@ describe("control channel operator proof", () => {
     await send(["kill-switch", "on", "--reason", "channel drill"]);
     const operator = await token({ sub: "op-operator-0002" });
     const admin = await token({ sub: "op-admin-0001" });
-    expect((await send(["kill-switch", "off", "--reason", "drill over", "--as", "op-admin-0001"], operator)).err).toMatch(/is not the signed-in operator/);
+    expect((await send(["kill-switch", "off", "--reason", "drill over", "--as", "op-admin-0001"], operator)).err).toMatch(
+      /is not the signed-in operator/,
+    );
     expect((await send(["kill-switch", "off", "--reason", "drill over"], operator)).code).toBe(0);
     const twice = await send(["kill-switch", "off", "--reason", "drill over"], operator);
     expect(twice.code).toBe(1);
@@ -111,7 +133,19 @@ describe("control channel operator proof", () => {
   it("the server never falls back to its own session file", async () => {
     // Even if the server process's user is signed in, a forwarded command without a token is not.
     const file = path.join(tmp, "server-session.json");
-    fs.writeFileSync(file, JSON.stringify({ sessions: { [`${app.baseUrl}/oidc`]: { clientId: "ctl", idToken: await token({ sub: "op-admin-0001" }), obtainedAt: new Date().toISOString() } } }), { mode: 0o600 });
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        sessions: {
+          [`${app.baseUrl}/oidc`]: {
+            clientId: "ctl",
+            idToken: await token({ sub: "op-admin-0001" }),
+            obtainedAt: new Date().toISOString(),
+          },
+        },
+      }),
+      { mode: 0o600 },
+    );
     process.env.CTL_SESSION_FILE = file;
     try {
       await send(["kill-switch", "on", "--reason", "channel drill"]);

@@ -63,7 +63,14 @@ describe("ctl config check", () => {
     const r = await run(["config", "check", "--json"], { APP_ENV: "production" });
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout) as { problems: Array<{ variable: string }>; settings: Array<{ name: string; source: string }> };
-    expect(report.problems.map((p) => p.variable).sort()).toEqual(["AUDIT_SIGNING_KEY", "CONNECT_NONCE_KEY", "MCP_REQUEST_STATE_KEY", "OIDC_ISSUER", "SESSION_SECRET", "VAULT_KEY"]);
+    expect(report.problems.map((p) => p.variable).sort()).toEqual([
+      "AUDIT_SIGNING_KEY",
+      "CONNECT_NONCE_KEY",
+      "MCP_REQUEST_STATE_KEY",
+      "OIDC_ISSUER",
+      "SESSION_SECRET",
+      "VAULT_KEY",
+    ]);
     expect(report.settings.map((s) => s.name)).toEqual(Object.keys(SETTINGS));
     expect(report.settings.find((s) => s.name === "APP_ENV")).toMatchObject({ source: "environment" });
   });
@@ -76,7 +83,10 @@ describe("ctl config check", () => {
   });
 
   it("refuses the retired FLOW_DEFAULT_CANARY_PERCENT and an unreadable signing key file", async () => {
-    const r = await run(["config", "check"], { FLOW_DEFAULT_CANARY_PERCENT: "100%", AUDIT_SIGNING_KEY_FILE: path.join(dataDir, "missing.pem") });
+    const r = await run(["config", "check"], {
+      FLOW_DEFAULT_CANARY_PERCENT: "100%",
+      AUDIT_SIGNING_KEY_FILE: path.join(dataDir, "missing.pem"),
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^problem: FLOW_DEFAULT_CANARY_PERCENT is no longer read/m);
     expect(r.stdout).toMatch(/^problem: AUDIT_SIGNING_KEY_FILE names a file this process cannot read/m);
@@ -95,7 +105,9 @@ describe("ctl serve with a bad setting", () => {
       const r = await runCli(["serve"], { ...blank, DATA_DIR: dir, FLOW_NEW_STAGE: "100%" });
       expect(r.code).toBe(1);
       expect(r.stdout).toBe("");
-      expect(r.stderr).toMatch(/^ctl: ConfigError: FLOW_NEW_STAGE must be "off" or "canary:N" with N a whole number from 0 to 100 \(got "100%"\)\n$/);
+      expect(r.stderr).toMatch(
+        /^ctl: ConfigError: FLOW_NEW_STAGE must be "off" or "canary:N" with N a whole number from 0 to 100 \(got "100%"\)\n$/,
+      );
       expect(fs.existsSync(path.join(dir, "pglite"))).toBe(false);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

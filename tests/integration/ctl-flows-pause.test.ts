@@ -57,8 +57,21 @@ async function inStore<T>(fn: (db: Db) => Promise<T>): Promise<T> {
     await store.close();
   }
 }
-const snapshot = () => inStore(async (db) => ({ switches: await db.select().from(killSwitches).orderBy(killSwitches.scope), audit: (await db.select({ n: count() }).from(auditLog))[0]!.n }));
-const deniedCount = (subject: string) => inStore(async (db) => (await db.select({ n: count() }).from(auditLog).where(and(eq(auditLog.action, "access.denied"), eq(auditLog.actorId, subject), eq(auditLog.targetId, FLOW))))[0]!.n);
+const snapshot = () =>
+  inStore(async (db) => ({
+    switches: await db.select().from(killSwitches).orderBy(killSwitches.scope),
+    audit: (await db.select({ n: count() }).from(auditLog))[0]!.n,
+  }));
+const deniedCount = (subject: string) =>
+  inStore(
+    async (db) =>
+      (
+        await db
+          .select({ n: count() })
+          .from(auditLog)
+          .where(and(eq(auditLog.action, "access.denied"), eq(auditLog.actorId, subject), eq(auditLog.targetId, FLOW)))
+      )[0]!.n,
+  );
 
 describe("ctl flows pause", () => {
   it("is listed by ctl help", async () => {
@@ -85,7 +98,10 @@ describe("ctl flows pause", () => {
     }
     expect((await runCli(["flows", "pause", "--minutes", "5", "--reason", "maintenance", ...as], env)).code).toBe(2);
     expect((await runCli(["flows", "pause", "__proto__", "--minutes", "5", "--reason", "maintenance", ...as], env)).code).toBe(2);
-    const unknown = await runCli(["flows", "pause", "generate_report:no-such-profile", "--minutes", "5", "--reason", "maintenance", ...as], env);
+    const unknown = await runCli(
+      ["flows", "pause", "generate_report:no-such-profile", "--minutes", "5", "--reason", "maintenance", ...as],
+      env,
+    );
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe('ctl: no flow is called "generate_report:no-such-profile": check the id (ctl flows list)\n');
     expect(await snapshot()).toEqual(before);
@@ -100,7 +116,10 @@ describe("ctl flows pause", () => {
       expect(r.stderr).toBe(`ctl: ${subject} may not do this (forbidden: flow.rollback is not granted)\n`);
       expect(await deniedCount(subject)).toBe(denied + 1);
     }
-    const anonymous = await runCliRaw(["flows", "pause", FLOW, "--minutes", "5", "--reason", "who am i"], { ...env, CTL_SESSION_FILE: path.join(tmp, "nobody-signed-in.json") });
+    const anonymous = await runCliRaw(["flows", "pause", FLOW, "--minutes", "5", "--reason", "who am i"], {
+      ...env,
+      CTL_SESSION_FILE: path.join(tmp, "nobody-signed-in.json"),
+    });
     expect(anonymous.code).toBe(1);
     expect(anonymous.stderr).toMatch(/ctl login/);
     const after = await snapshot();
@@ -108,17 +127,34 @@ describe("ctl flows pause", () => {
   });
 
   it("a releaser pauses a flow: audited, and shown by ctl kill-switch status with its end", async () => {
-    const r = await runCli(["flows", "pause", FLOW, "--minutes", "30", "--reason", "maintenance window", "--as", "op-releaser-0003", "--json"], env);
+    const r = await runCli(
+      ["flows", "pause", FLOW, "--minutes", "30", "--reason", "maintenance window", "--as", "op-releaser-0003", "--json"],
+      env,
+    );
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { ok: boolean; flowId: string; pausedUntil: string; revoked: number; message: string };
     expect(out).toMatchObject({ ok: true, flowId: FLOW, revoked: 0 });
     expect(Object.keys(out).sort()).toEqual(["flowId", "message", "ok", "pausedUntil", "revoked"]);
-    const audit = await inStore((db) => db.select().from(auditLog).where(and(eq(auditLog.action, "kill_switch.on"), eq(auditLog.targetId, `flow:${FLOW}`))));
-    expect(audit.map((a) => ({ actor: a.actorId, detail: a.detail }))).toEqual([{ actor: "op-releaser-0003", detail: { reason: "paused for 30 min: maintenance window", expires_at: out.pausedUntil, paused_minutes: 30 } }]);
+    const audit = await inStore((db) =>
+      db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "kill_switch.on"), eq(auditLog.targetId, `flow:${FLOW}`))),
+    );
+    expect(audit.map((a) => ({ actor: a.actorId, detail: a.detail }))).toEqual([
+      {
+        actor: "op-releaser-0003",
+        detail: { reason: "paused for 30 min: maintenance window", expires_at: out.pausedUntil, paused_minutes: 30 },
+      },
+    ]);
     const status = await runCli(["kill-switch", "status"], env);
-    expect(status.stdout).toContain(`ENGAGED flow:${FLOW}: paused for 30 min: maintenance window (by op-releaser-0003, until ${out.pausedUntil})`);
+    expect(status.stdout).toContain(
+      `ENGAGED flow:${FLOW}: paused for 30 min: maintenance window (by op-releaser-0003, until ${out.pausedUntil})`,
+    );
     const human = await runCli(["flows", "pause", FLOW, "--minutes", "45", "--reason", "longer window", "--as", "op-admin-0001"], env);
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(new RegExp(`^${FLOW} paused until \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC; 0 unfinished handle\\(s\\) revoked\\n$`));
+    expect(human.stdout).toMatch(
+      new RegExp(`^${FLOW} paused until \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC; 0 unfinished handle\\(s\\) revoked\\n$`),
+    );
   });
 });

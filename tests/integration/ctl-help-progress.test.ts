@@ -32,7 +32,9 @@ describe("ctl --version and --help", () => {
     expect(sub.stdout).toMatch(/^Usage: ctl audit export \(--out DIR \| --tar FILE\)/);
     const pause = await runCli(["flows", "pause", "--help"]);
     expect(pause.code).toBe(0);
-    expect(pause.stdout).toMatch(/^Usage: ctl flows pause FLOW --minutes N --reason TEXT \[--as YOURSELF\] \[--json\] \(needs ctl login\)\n\nstop one flow for N minutes/);
+    expect(pause.stdout).toMatch(
+      /^Usage: ctl flows pause FLOW --minutes N --reason TEXT \[--as YOURSELF\] \[--json\] \(needs ctl login\)\n\nstop one flow for N minutes/,
+    );
     const flowsHelp = await runCli(["flows", "--help"]);
     expect(flowsHelp.stdout).toMatch(/^Usage: ctl flows list \| canary/);
     const unknown = await runCli(["no-such-command", "--help"]);
@@ -55,8 +57,22 @@ describe("progress on stderr", () => {
     expect(JSON.parse(piped.stdout)).toMatchObject({ ok: true, seeded: true, records: 1500 });
     expect(piped.stdout.split("\n")).toHaveLength(2);
 
-    const cmd = [process.execPath, path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "lib/cli/main.ts"), "seed-demo", "--records", "1500", "--json"].map((a) => `'${a}'`).join(" ");
-    const tty = spawnSync("script", ["-qec", cmd, "/dev/null"], { cwd: root, env: { ...process.env, DATABASE_URL: "", DATA_DIR: path.join(tmp, "tty") }, encoding: "utf8" });
+    const cmd = [
+      process.execPath,
+      path.join(root, "node_modules/tsx/dist/cli.mjs"),
+      path.join(root, "lib/cli/main.ts"),
+      "seed-demo",
+      "--records",
+      "1500",
+      "--json",
+    ]
+      .map((a) => `'${a}'`)
+      .join(" ");
+    const tty = spawnSync("script", ["-qec", cmd, "/dev/null"], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: "", DATA_DIR: path.join(tmp, "tty") },
+      encoding: "utf8",
+    });
     expect(tty.status).toBe(0);
     expect(tty.stdout).toMatch(/seeding \[[^\]]*\] \d+% \d+\/1500 records/);
     expect(tty.stdout).toContain('"ok":true,"seeded":true,"records":1500');

@@ -50,7 +50,11 @@ beforeAll(async () => {
     });
     storeEnv = { DATABASE_URL: "", DATA_DIR: dataDir };
   }
-  for (const [subject, role] of [["op-admin-0001", "admin"], ["op-operator-0002", "operator"], ["op-viewer-0006", "viewer"]] as const) {
+  for (const [subject, role] of [
+    ["op-admin-0001", "admin"],
+    ["op-operator-0002", "operator"],
+    ["op-viewer-0006", "viewer"],
+  ] as const) {
     await syncOperatorAtSignIn(store.db, { subject, displayName: subject, roles: [role] });
   }
 }, 120_000);
@@ -63,7 +67,14 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const env = (who?: string, extra: Record<string, string> = {}) => ({ ...storeEnv, APP_URL: app.baseUrl, APP_ENV: "development", OIDC_ISSUER: "", CTL_SESSION_FILE: sessionOf(who ?? "nobody"), ...extra });
+const env = (who?: string, extra: Record<string, string> = {}) => ({
+  ...storeEnv,
+  APP_URL: app.baseUrl,
+  APP_ENV: "development",
+  OIDC_ISSUER: "",
+  CTL_SESSION_FILE: sessionOf(who ?? "nobody"),
+  ...extra,
+});
 
 async function globalSwitch() {
   const [row] = await store.db.select().from(killSwitches).where(eq(killSwitches.scope, "global"));
@@ -72,7 +83,10 @@ async function globalSwitch() {
 
 async function signedToken(claims: JWTPayload, opts: { key?: "real" | "other"; kid?: string } = {}): Promise<string> {
   const real = devJwks({ ...process.env, DATA_DIR: app.dataDir }, "dev-oidc").keys[0]!;
-  const jwk = opts.key === "other" ? { ...crypto.generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" }), kid: real.kid } : real;
+  const jwk =
+    opts.key === "other"
+      ? { ...crypto.generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" }), kid: real.kid }
+      : real;
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ iss: `${app.baseUrl}/oidc`, aud: "ctl", sub: "op-admin-0001", iat: now, exp: now + 600, ...claims })
     .setProtectedHeader({ alg: "RS256", kid: String(real.kid) })
@@ -80,7 +94,11 @@ async function signedToken(claims: JWTPayload, opts: { key?: "real" | "other"; k
 }
 
 function writeSession(who: string, idToken: string): void {
-  fs.writeFileSync(sessionOf(who), JSON.stringify({ sessions: { [`${app.baseUrl}/oidc`]: { clientId: "ctl", idToken, obtainedAt: new Date().toISOString() } } }), { mode: 0o600 });
+  fs.writeFileSync(
+    sessionOf(who),
+    JSON.stringify({ sessions: { [`${app.baseUrl}/oidc`]: { clientId: "ctl", idToken, obtainedAt: new Date().toISOString() } } }),
+    { mode: 0o600 },
+  );
 }
 
 describe("ctl login and operator proof", () => {
@@ -89,7 +107,10 @@ describe("ctl login and operator proof", () => {
     expect(on.code).toBe(0);
     expect(JSON.parse(on.stdout)).toMatchObject({ state: "engaged", actor: { type: "system", id: "ctl" } });
     expect(await globalSwitch()).toMatchObject({ active: true, changedBy: "ctl" });
-    const audited = await store.db.select().from(auditLog).where(and(eq(auditLog.action, "kill_switch.on"), eq(auditLog.actorId, "ctl")));
+    const audited = await store.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "kill_switch.on"), eq(auditLog.actorId, "ctl")));
     expect(audited.length).toBeGreaterThan(0);
     expect(audited[0]!.actorType).toBe("system");
 
@@ -114,7 +135,11 @@ describe("ctl login and operator proof", () => {
     expect(r.stderr).toMatch(/enter the code [A-Z]{4}-[A-Z]{4}/);
     expect(fs.statSync(sessionOf("operator")).mode & 0o777).toBe(0o600);
     const stored = JSON.parse(fs.readFileSync(sessionOf("operator"), "utf8")) as { sessions: Record<string, { idToken: string }> };
-    expect(decodeJwt(stored.sessions[`${app.baseUrl}/oidc`]!.idToken)).toMatchObject({ sub: "op-operator-0002", aud: "ctl", iss: `${app.baseUrl}/oidc` });
+    expect(decodeJwt(stored.sessions[`${app.baseUrl}/oidc`]!.idToken)).toMatchObject({
+      sub: "op-operator-0002",
+      aud: "ctl",
+      iss: `${app.baseUrl}/oidc`,
+    });
     const who = await runCli(["whoami", "--json"], env("operator"));
     expect(JSON.parse(who.stdout)).toMatchObject({ subject: "op-operator-0002" });
     // A file others can read is not used.
@@ -154,7 +179,13 @@ describe("ctl login and operator proof", () => {
 
   it("with an external issuer (OIDC_ISSUER) ctl login uses OIDC_CLI_CLIENT_ID and the issuer's published keys", async () => {
     // The bundled provider stands in for an external issuer here: the CLI knows it only by URL.
-    const external = { OIDC_ISSUER: `${app.baseUrl}/oidc`, OIDC_CLIENT_ID: "console", OIDC_CLIENT_SECRET: "unused-by-ctl", OIDC_CLI_CLIENT_ID: "ctl", DATA_DIR: path.join(tmp, "elsewhere") };
+    const external = {
+      OIDC_ISSUER: `${app.baseUrl}/oidc`,
+      OIDC_CLIENT_ID: "console",
+      OIDC_CLIENT_SECRET: "unused-by-ctl",
+      OIDC_CLI_CLIENT_ID: "ctl",
+      DATA_DIR: path.join(tmp, "elsewhere"),
+    };
     const missing = await runCli(["login"], { ...env("external"), ...external, OIDC_CLI_CLIENT_ID: "" });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/OIDC_CLI_CLIENT_ID/);
@@ -170,7 +201,12 @@ describe("ctl login and operator proof", () => {
       const r = await runCli(["audit", "export", "--out", out, "--json"], env(who));
       expect(r.code, r.stderr).toBe(0);
       const manifest = JSON.parse(fs.readFileSync(path.join(out, "manifest.json"), "utf8")) as { exportedBy: string };
-      const [entry] = await store.db.select().from(auditLog).where(eq(auditLog.action, "audit.exported")).orderBy(desc(auditLog.seq)).limit(1);
+      const [entry] = await store.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.action, "audit.exported"))
+        .orderBy(desc(auditLog.seq))
+        .limit(1);
       return { manifest: manifest.exportedBy, audit: `${entry!.actorType}:${entry!.actorId}` };
     };
     expect((await ctlLogin("operator", env("operator"))).code).toBe(0);
@@ -205,7 +241,11 @@ describe("ctl login and operator proof", () => {
       ["issuer", await signedToken({ iss: "https://evil.example/oidc" }), /not valid/],
       ["edited", edited, /not valid/],
       ["garbage", "not.a.jwt", /not valid/],
-      ["none-alg", `${Buffer.from('{"alg":"none"}').toString("base64url")}.${Buffer.from(JSON.stringify({ sub: "op-admin-0001", aud: "ctl", iss: `${app.baseUrl}/oidc` })).toString("base64url")}.`, /not valid/],
+      [
+        "none-alg",
+        `${Buffer.from('{"alg":"none"}').toString("base64url")}.${Buffer.from(JSON.stringify({ sub: "op-admin-0001", aud: "ctl", iss: `${app.baseUrl}/oidc` })).toString("base64url")}.`,
+        /not valid/,
+      ],
     ];
     for (const [name, token, message] of forgeries) {
       writeSession(`forged-${name}`, token);

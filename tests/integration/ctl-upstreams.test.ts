@@ -17,7 +17,15 @@ const file = (name: string, body: unknown) => {
   return p;
 };
 
-const TICKETS = { id: "tickets", displayName: "Tickets", url: "https://tickets.example.com/mcp", auth: { kind: "header", header: "Authorization", secretEnv: "UPSTREAM_SECRET_TICKETS", prefix: "Bearer " }, tenants: ["acme"], exposedTools: ["*"], urlOrigins: ["https://tickets.example.com"] };
+const TICKETS = {
+  id: "tickets",
+  displayName: "Tickets",
+  url: "https://tickets.example.com/mcp",
+  auth: { kind: "header", header: "Authorization", secretEnv: "UPSTREAM_SECRET_TICKETS", prefix: "Bearer " },
+  tenants: ["acme"],
+  exposedTools: ["*"],
+  urlOrigins: ["https://tickets.example.com"],
+};
 
 describe("ctl upstreams", () => {
   it("apply as an admin is idempotent; the second run changes and audits nothing", async () => {
@@ -45,11 +53,18 @@ describe("ctl upstreams", () => {
   it.each([
     ["an SSRF-ish URL", { upstreams: [{ ...TICKETS, url: "http://169.254.169.254/latest" }] }],
     ["a prototype key", '{"upstreams":[],"__proto__":{"polluted":true}}'],
-    ["an app secret named as the credential", { upstreams: [{ ...TICKETS, auth: { kind: "header", header: "Authorization", secretEnv: "SESSION_SECRET" } }] }],
+    [
+      "an app secret named as the credential",
+      { upstreams: [{ ...TICKETS, auth: { kind: "header", header: "Authorization", secretEnv: "SESSION_SECRET" } }] },
+    ],
     ["not JSON", "{upstreams: ["],
-  ])("%s is a usage error that changes nothing", async (_label, body) => {
-    const r = await runCli(["upstreams", "apply", file("bad.json", body), "--as", "op-admin-0001"], ctl.env);
-    expect(r.code).toBe(2);
-    expect(await inStore((db) => db.select().from(upstreams))).toHaveLength(1);
-  }, 120_000);
+  ])(
+    "%s is a usage error that changes nothing",
+    async (_label, body) => {
+      const r = await runCli(["upstreams", "apply", file("bad.json", body), "--as", "op-admin-0001"], ctl.env);
+      expect(r.code).toBe(2);
+      expect(await inStore((db) => db.select().from(upstreams))).toHaveLength(1);
+    },
+    120_000,
+  );
 });

@@ -14,7 +14,10 @@ import { parseConfig, readSetting } from "@/lib/config/schema";
 import { PLATFORM_VARIABLES, SETTINGS, type SettingName } from "@/lib/config/settings";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string>; dependencies: Record<string, string> };
+const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+};
 
 interface Instruction {
   op: string;
@@ -40,7 +43,8 @@ function dockerfile(): Instruction[] {
 // Manifests are read as plain data; the assertions below are what types them.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Manifest = Record<string, any>;
-const kube = (file: string): Manifest => parseAllDocuments(fs.readFileSync(path.join(root, "deploy/kubernetes", file), "utf8")).map((d) => d.toJS() as Manifest)[0]!;
+const kube = (file: string): Manifest =>
+  parseAllDocuments(fs.readFileSync(path.join(root, "deploy/kubernetes", file), "utf8")).map((d) => d.toJS() as Manifest)[0]!;
 
 // Only what the image would have: no variable of the test process leaks into the clean run.
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -49,7 +53,11 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 function run(cwd: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "lib/cli/main.ts", ...args], { cwd, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "lib/cli/main.ts", ...args], {
+    cwd,
+    env: childEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
@@ -116,12 +124,17 @@ describe("deploy/Dockerfile", () => {
       if (script) expect(pkg.scripts[script], script).toBeDefined();
     }
     // Bare package imports of the code the runtime runs or builds (type-only imports vanish).
-    const walk = (d: string): string[] => fs.readdirSync(path.join(root, d), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(d, e.name)] : []));
+    const walk = (d: string): string[] =>
+      fs
+        .readdirSync(path.join(root, d), { withFileTypes: true })
+        .flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(d, e.name)] : []));
     const files = ["lib", "db", "app", "components"].flatMap(walk);
     const packages = new Set<string>();
     for (const f of files) {
       const text = fs.readFileSync(path.join(root, f), "utf8");
-      for (const m of text.matchAll(/^import (?!type )[^;]*?from "([^".@/][^"]*|@[^/"]+\/[^"]+)";|import\("([^".@/][^"]*|@[^/"]+\/[^"]+)"\)/gm)) {
+      for (const m of text.matchAll(
+        /^import (?!type )[^;]*?from "([^".@/][^"]*|@[^/"]+\/[^"]+)";|import\("([^".@/][^"]*|@[^/"]+\/[^"]+)"\)/gm,
+      )) {
         const spec = m[1] ?? m[2]!;
         if (spec.startsWith("node:") || spec.startsWith("@/")) continue;
         packages.add(spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!);
@@ -132,9 +145,20 @@ describe("deploy/Dockerfile", () => {
   });
 
   it("copies every directory the code imports from into the build stage", () => {
-    const copied = new Set(steps.filter((s) => s.stage === "build" && s.op === "COPY" && !s.args.startsWith("--from")).flatMap((s) => s.args.split(/\s+/).slice(0, -1)));
+    const copied = new Set(
+      steps
+        .filter((s) => s.stage === "build" && s.op === "COPY" && !s.args.startsWith("--from"))
+        .flatMap((s) => s.args.split(/\s+/).slice(0, -1)),
+    );
     for (const dir of ["app", "components", "lib", "db"]) expect(copied.has(dir), dir).toBe(true);
-    const runtimeCopies = steps.filter((s) => s.stage === "runtime" && s.op === "COPY").flatMap((s) => s.args.split(/\s+/).filter((p) => p.startsWith("/app/")).map((p) => p.slice(5)));
+    const runtimeCopies = steps
+      .filter((s) => s.stage === "runtime" && s.op === "COPY")
+      .flatMap((s) =>
+        s.args
+          .split(/\s+/)
+          .filter((p) => p.startsWith("/app/"))
+          .map((p) => p.slice(5)),
+      );
     // What ctl runs at run time imports only lib/ and db/ (layers: lib never imports app/ or components/).
     expect(runtimeCopies).toEqual(expect.arrayContaining(["lib", "db", "tsconfig.json", "package.json", "node_modules", ".next"]));
   });
@@ -148,15 +172,21 @@ describe("deploy/Dockerfile", () => {
     expect(cmd).toEqual(["serve"]);
     expect(COMMANDS[cmd[0]!]).toBeDefined();
     // Its environment is valid configuration.
-    const envLine = steps.filter((s) => s.stage === "runtime" && s.op === "ENV").map((s) => s.args).join(" ");
+    const envLine = steps
+      .filter((s) => s.stage === "runtime" && s.op === "ENV")
+      .map((s) => s.args)
+      .join(" ");
     const env = Object.fromEntries([...envLine.matchAll(/([A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
-    for (const name of Object.keys(env)) expect(name in SETTINGS || ["NODE_ENV", "NEXT_TELEMETRY_DISABLED"].includes(name), name).toBe(true);
-    for (const name of Object.keys(env).filter((n): n is SettingName => n in SETTINGS)) expect(() => readSetting(env, name), name).not.toThrow();
+    for (const name of Object.keys(env))
+      expect(name in SETTINGS || ["NODE_ENV", "NEXT_TELEMETRY_DISABLED"].includes(name), name).toBe(true);
+    for (const name of Object.keys(env).filter((n): n is SettingName => n in SETTINGS))
+      expect(() => readSetting(env, name), name).not.toThrow();
   });
 
   it("starts ctl from the runtime stage's files alone, in a clean directory", async () => {
     // The runtime stage's COPY list, reproduced (node_modules linked: the same packages, not re-installed).
-    for (const f of ["package.json", "package-lock.json", "tsconfig.json", "next.config.ts"]) fs.copyFileSync(path.join(root, f), path.join(clean, f));
+    for (const f of ["package.json", "package-lock.json", "tsconfig.json", "next.config.ts"])
+      fs.copyFileSync(path.join(root, f), path.join(clean, f));
     for (const d of ["lib", "db"]) fs.cpSync(path.join(root, d), path.join(clean, d), { recursive: true });
     fs.symlinkSync(path.join(root, "node_modules"), path.join(clean, "node_modules"));
     const env = { ...exampleEnvironment(), DATA_DIR: path.join(clean, "data"), NODE_ENV: "production" };
@@ -167,7 +197,9 @@ describe("deploy/Dockerfile", () => {
     // stops only because this directory has no production build: the image's build stage makes one.
     const serve = await run(clean, ["serve"], env);
     expect(serve.code).toBe(1);
-    expect(serve.stderr.trim().split("\n").at(-1)).toBe("ctl: no production build found; run `npm run build` first (npm run demo does this for you)");
+    expect(serve.stderr.trim().split("\n").at(-1)).toBe(
+      "ctl: no production build found; run `npm run build` first (npm run demo does this for you)",
+    );
     // With the example's placeholders, the configuration check fails, naming them (never their values).
     const placeholders = await run(clean, ["config", "check"], { ...env, ...(kube("secret.yaml").stringData as Record<string, string>) });
     expect(placeholders.code).toBe(1);
@@ -196,7 +228,11 @@ describe("deploy/kubernetes", () => {
   });
 
   it("names only settings of the schema, and the example is a complete production configuration", () => {
-    const names = [...Object.keys(config), ...Object.keys(kube("secret.yaml").stringData), ...container.env.map((e: { name: string }) => e.name)];
+    const names = [
+      ...Object.keys(config),
+      ...Object.keys(kube("secret.yaml").stringData),
+      ...container.env.map((e: { name: string }) => e.name),
+    ];
     expect(names.filter((n) => !(n in SETTINGS) && !(PLATFORM_VARIABLES as readonly string[]).includes(n))).toEqual([]);
     expect(container.envFrom).toEqual([{ configMapRef: { name: "elicitation-gateway" } }, { secretRef: { name: "elicitation-gateway" } }]);
     const { problems, config: parsed } = parseConfig(exampleEnvironment());
@@ -229,7 +265,8 @@ describe("deploy/kubernetes", () => {
     expect(jc.args[0]).toMatch(/lib\/cli\/main\.ts config check && .*lib\/cli\/main\.ts migrate$/);
     expect(COMMANDS.migrate).toBeDefined();
     expect(jc.envFrom).toEqual(container.envFrom);
-    for (const c of [container, jc]) expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true });
+    for (const c of [container, jc])
+      expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true });
     expect(pod.spec.securityContext.runAsNonRoot).toBe(true);
   });
 });

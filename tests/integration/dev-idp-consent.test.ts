@@ -31,7 +31,14 @@ async function register(body: Record<string, unknown>): Promise<string> {
   return String(((await res.json()) as { client_id: string }).client_id);
 }
 
-const registerEvil = () => register({ client_name: EVIL_NAME, redirect_uris: [EVIL], token_endpoint_auth_method: "none", grant_types: ["authorization_code"], response_types: ["code"] });
+const registerEvil = () =>
+  register({
+    client_name: EVIL_NAME,
+    redirect_uris: [EVIL],
+    token_endpoint_auth_method: "none",
+    grant_types: ["authorization_code"],
+    response_types: ["code"],
+  });
 
 const consolePkce = pkce();
 
@@ -39,7 +46,14 @@ const consolePkce = pkce();
 async function signedInBrowser(login: string): Promise<{ browser: ProviderBrowser; callback: string }> {
   const browser = new ProviderBrowser();
   const consoleCallback = `${app.baseUrl}/api/auth/callback/oidc`;
-  const start = await browser.go(authorizationUrl(issuer, { client_id: "console", redirect_uri: consoleCallback, scope: "openid profile roles tenant", code_challenge: consolePkce.challenge }));
+  const start = await browser.go(
+    authorizationUrl(issuer, {
+      client_id: "console",
+      redirect_uri: consoleCallback,
+      scope: "openid profile roles tenant",
+      code_challenge: consolePkce.challenge,
+    }),
+  );
   const done = await signIn(browser, start, login, consoleCallback);
   return { browser, callback: done.url };
 }
@@ -47,19 +61,37 @@ async function signedInBrowser(login: string): Promise<{ browser: ProviderBrowse
 // One PKCE pair per run: a code that comes back can be redeemed, proving it was really issued.
 const evilPkce = pkce();
 const evilAuth = (clientId: string) =>
-  authorizationUrl(issuer, { client_id: clientId, redirect_uri: EVIL, scope: "openid mcp", resource: `${app.baseUrl}/api/mcp`, code_challenge: evilPkce.challenge });
+  authorizationUrl(issuer, {
+    client_id: clientId,
+    redirect_uri: EVIL,
+    scope: "openid mcp",
+    resource: `${app.baseUrl}/api/mcp`,
+    code_challenge: evilPkce.challenge,
+  });
 
 /**
  * The landing is the redirect to `redirectUri` with a code that the token endpoint accepts for
  * `clientId`; returns the subject the ID token names (whose account the code was for).
  */
-async function redeemedSubject(landingUrl: string, redirectUri: string, clientId: string, verifier: string, clientSecret?: string): Promise<string> {
+async function redeemedSubject(
+  landingUrl: string,
+  redirectUri: string,
+  clientId: string,
+  verifier: string,
+  clientSecret?: string,
+): Promise<string> {
   const back = new URL(landingUrl);
   expect(back.origin + back.pathname).toBe(redirectUri);
   expect(back.searchParams.get("error")).toBeNull();
   const code = back.searchParams.get("code");
   expect(code).toMatch(/^[A-Za-z0-9_-]{20,}$/);
-  const body = new URLSearchParams({ grant_type: "authorization_code", code: code!, redirect_uri: redirectUri, code_verifier: verifier, client_id: clientId });
+  const body = new URLSearchParams({
+    grant_type: "authorization_code",
+    code: code!,
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+    client_id: clientId,
+  });
   const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
   if (clientSecret) headers.authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`;
   const res = await fetch(`${issuer}/token`, { method: "POST", headers, body });
@@ -78,7 +110,9 @@ describe("dynamically registered clients need the user's consent", () => {
   it("the console client (first-party) signs in with no consent screen", async () => {
     const { callback } = await signedInBrowser("alice");
     // Straight back to the console with a code the console's own credentials redeem for alice.
-    expect(await redeemedSubject(callback, `${app.baseUrl}/api/auth/callback/oidc`, "console", consolePkce.verifier, oidcConfig().clientSecret)).toBe("user-alice-1001");
+    expect(
+      await redeemedSubject(callback, `${app.baseUrl}/api/auth/callback/oidc`, "console", consolePkce.verifier, oidcConfig().clientSecret),
+    ).toBe("user-alice-1001");
   });
 
   it("the reported attack: a signed-in user following a crafted link sees a consent page; Deny sends no code", async () => {
@@ -104,7 +138,11 @@ describe("dynamically registered clients need the user's consent", () => {
     const again = await browser.go(evilAuth(evil), {}, "https://evil.example");
     expect(again.status).toBe(200);
     expect(new URL(again.url).origin).toBe(app.baseUrl);
-    expect(consentForm(again).buttons.map((b) => b.value).sort()).toEqual(["allow", "deny"]);
+    expect(
+      consentForm(again)
+        .buttons.map((b) => b.value)
+        .sort(),
+    ).toEqual(["allow", "deny"]);
   });
 
   it("a forged consent post (no token, wrong token, foreign origin, odd decision) issues no code", async () => {
@@ -166,7 +204,9 @@ describe("dynamically registered clients need the user's consent", () => {
     const bobForm = formsOf(bobList.html, bobList.url)[0];
     expect(bobForm).toBeUndefined();
     // Alice's consent still stands after the forged withdrawals: a code still comes straight back.
-    expect(await redeemedSubject((await browser.go(evilAuth(evil), {}, "https://evil.example")).url, EVIL, evil, evilPkce.verifier)).toBe("user-alice-1001");
+    expect(await redeemedSubject((await browser.go(evilAuth(evil), {}, "https://evil.example")).url, EVIL, evil, evilPkce.verifier)).toBe(
+      "user-alice-1001",
+    );
 
     // The real withdrawal: gone from the list, and the next visit asks again.
     const after = await browser.submit(withdraw!);
@@ -179,8 +219,18 @@ describe("dynamically registered clients need the user's consent", () => {
   });
 
   it("a registered client using the device flow under the CLI's name: marked unverified, and no token without consent", async () => {
-    const lookalike = await register({ client_name: "ctl, the operator command line", redirect_uris: [], grant_types: ["urn:ietf:params:oauth:grant-type:device_code"], response_types: [], token_endpoint_auth_method: "none" });
-    const started = await fetch(`${issuer}/device/auth`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ client_id: lookalike, scope: "openid" }).toString() });
+    const lookalike = await register({
+      client_name: "ctl, the operator command line",
+      redirect_uris: [],
+      grant_types: ["urn:ietf:params:oauth:grant-type:device_code"],
+      response_types: [],
+      token_endpoint_auth_method: "none",
+    });
+    const started = await fetch(`${issuer}/device/auth`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_id: lookalike, scope: "openid" }).toString(),
+    });
     const device = (await started.json()) as { verification_uri_complete: string; device_code: string };
     const { browser } = await signedInBrowser("alice");
     const posting = await browser.go(device.verification_uri_complete);
@@ -188,7 +238,16 @@ describe("dynamically registered clients need the user's consent", () => {
     expect(confirmPage.html).toContain("not verified");
     const consent = await browser.submit(formsOf(confirmPage.html, confirmPage.url).find((f) => f.fields.confirm === "yes")!);
     expect(consent.html).toContain("device sign-in: no redirect");
-    const poll = () => fetch(`${issuer}/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: device.device_code, client_id: lookalike }).toString() }).then((r) => r.json() as Promise<{ error?: string; id_token?: string }>);
+    const poll = () =>
+      fetch(`${issuer}/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "urn:ietf:params:oauth:grant-type:device_code",
+          device_code: device.device_code,
+          client_id: lookalike,
+        }).toString(),
+      }).then((r) => r.json() as Promise<{ error?: string; id_token?: string }>);
     expect((await poll()).error).toBe("authorization_pending");
     await browser.submit(consentForm(consent), { decision: "deny" });
     const after = await poll();
@@ -199,13 +258,19 @@ describe("dynamically registered clients need the user's consent", () => {
   it("the consents page needs a signed-in user", async () => {
     const res = await fetch(`${issuer}/consents`);
     expect(res.status).toBe(401);
-    const post = await fetch(`${issuer}/consents/withdraw`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant=x&csrf=y" });
+    const post = await fetch(`${issuer}/consents/withdraw`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant=x&csrf=y",
+    });
     expect(post.status).toBe(401);
   });
 
   it("sign-out asks first: a GET ends nothing, a post without the page's token ends nothing, the confirmed post does", async () => {
     const { browser } = await signedInBrowser("alice");
-    const ask = await browser.go(`${issuer}/session/end?client_id=console&post_logout_redirect_uri=${encodeURIComponent(`${app.baseUrl}/signed-out`)}`);
+    const ask = await browser.go(
+      `${issuer}/session/end?client_id=console&post_logout_redirect_uri=${encodeURIComponent(`${app.baseUrl}/signed-out`)}`,
+    );
     expect(ask.status).toBe(200);
     expect(ask.html).not.toContain("<script");
     expect(ask.html).toContain("Sign out of");
@@ -214,7 +279,11 @@ describe("dynamically registered clients need the user's consent", () => {
 
     const form = formsOf(ask.html, ask.url).find((f) => f.id === "op.logoutForm")!;
     expect(form.buttons).toContainEqual({ name: "logout", value: "yes" });
-    const forged = await browser.submit({ ...form, fields: { ...form.fields, xsrf: "forged" } }, { logout: "yes" }, app.baseUrl + "/signed-out");
+    const forged = await browser.submit(
+      { ...form, fields: { ...form.fields, xsrf: "forged" } },
+      { logout: "yes" },
+      app.baseUrl + "/signed-out",
+    );
     expect(forged.status).toBe(400);
     expect((await browser.go(`${issuer}/consents`)).status).toBe(200);
 

@@ -36,9 +36,14 @@ describe("provider state in the store", () => {
     const signedIn = await signIn(browser, start, "alice", consoleCallback);
     const consoleCode = new URL(signedIn.url).searchParams.get("code")!;
 
-    const reg = await fetch(`${issuer}/reg`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "Persistent Evil", redirect_uris: [EVIL], token_endpoint_auth_method: "none" }) });
+    const reg = await fetch(`${issuer}/reg`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "Persistent Evil", redirect_uris: [EVIL], token_endpoint_auth_method: "none" }),
+    });
     const clientId = ((await reg.json()) as { client_id: string }).client_id;
-    const evilAuth = () => authorizationUrl(issuer, { client_id: clientId, redirect_uri: EVIL, scope: "openid mcp", resource: `${app.baseUrl}/api/mcp` });
+    const evilAuth = () =>
+      authorizationUrl(issuer, { client_id: clientId, redirect_uri: EVIL, scope: "openid mcp", resource: `${app.baseUrl}/api/mcp` });
     const ask = await browser.go(evilAuth(), {}, "https://evil.example");
     const allow = formsOf(ask.html, ask.url).find((f) => f.buttons.some((b) => b.value === "allow"))!;
     const allowed = await browser.submit(allow, { decision: "allow" }, "https://evil.example");
@@ -52,7 +57,14 @@ describe("provider state in the store", () => {
     app = await startAppServer(t.store.db, { dataDir, port });
     // The HTTP client's pooled keep-alive sockets still point at the closed server: let them fail
     // once here (not in the assertions below).
-    for (let i = 0; i < 3; i++) if (await fetch(`${issuer}/.well-known/openid-configuration`).then((r) => r.ok, () => false)) break;
+    for (let i = 0; i < 3; i++)
+      if (
+        await fetch(`${issuer}/.well-known/openid-configuration`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
 
     // Still signed in, client still registered, consent still remembered: straight back with a code.
     const after = await browser.go(evilAuth(), {}, "https://evil.example");
@@ -66,7 +78,13 @@ describe("provider state in the store", () => {
 
     // Value-free at rest: ids, codes, session cookies, client names and redirect URIs are not
     // readable in any column.
-    const dump = JSON.stringify(rowsOf(await t.store.db.execute(sql`select namespace, model, id_hash, encode(sealed, 'escape') as sealed, uid_hash, user_code_hash, grant_id_hash, account_hash from idp_records`)));
+    const dump = JSON.stringify(
+      rowsOf(
+        await t.store.db.execute(
+          sql`select namespace, model, id_hash, encode(sealed, 'escape') as sealed, uid_hash, user_code_hash, grant_id_hash, account_hash from idp_records`,
+        ),
+      ),
+    );
     expect(dump.length).toBeGreaterThan(100);
     for (const secret of [consoleCode, evilCode, clientId, "Persistent Evil", "evil.example", "user-alice-1001", ...browser.jar.values()]) {
       expect(dump, secret).not.toContain(secret);
@@ -81,7 +99,9 @@ describe("provider state in the store", () => {
     await signIn(browser, start, "bob", consoleCallback);
     expect((await browser.go(`${issuer}/consents`)).status).toBe(200);
     // Flip the last byte of every session record (the GCM tag no longer matches).
-    await t.store.db.execute(sql`update idp_records set sealed = overlay(sealed placing decode(lpad(to_hex(get_byte(sealed, length(sealed) - 1) # 1), 2, '0'), 'hex') from length(sealed)) where model = 'Session'`);
+    await t.store.db.execute(
+      sql`update idp_records set sealed = overlay(sealed placing decode(lpad(to_hex(get_byte(sealed, length(sealed) - 1) # 1), 2, '0'), 'hex') from length(sealed)) where model = 'Session'`,
+    );
     expect((await browser.go(`${issuer}/consents`)).status).toBe(401);
     const again = await browser.go(authorizationUrl(issuer, { client_id: "console", redirect_uri: consoleCallback }), {}, consoleCallback);
     expect(again.status).toBe(200);

@@ -11,7 +11,11 @@ let t: TestStore;
 let app: TestAppServer;
 
 beforeAll(async () => {
-  Object.assign(process.env, { DEV_IDP_SIGNIN_MAX_FAILURES: "3", DEV_IDP_SIGNIN_MAX_FAILURES_PER_ADDRESS: "5", DEV_IDP_SIGNIN_DELAY_STEP_MS: "1" });
+  Object.assign(process.env, {
+    DEV_IDP_SIGNIN_MAX_FAILURES: "3",
+    DEV_IDP_SIGNIN_MAX_FAILURES_PER_ADDRESS: "5",
+    DEV_IDP_SIGNIN_DELAY_STEP_MS: "1",
+  });
   t = await createTestStore();
   app = await startAppServer(t.store.db);
 });
@@ -23,7 +27,9 @@ afterAll(async () => {
 
 async function loginPage(): Promise<{ browser: ProviderBrowser; page: Landing }> {
   const browser = new ProviderBrowser();
-  const page = await browser.go(authorizationUrl(`${app.baseUrl}/oidc`, { client_id: "console", redirect_uri: `${app.baseUrl}/api/auth/callback/oidc` }));
+  const page = await browser.go(
+    authorizationUrl(`${app.baseUrl}/oidc`, { client_id: "console", redirect_uri: `${app.baseUrl}/api/auth/callback/oidc` }),
+  );
   expect(page.status).toBe(200);
   return { browser, page };
 }
@@ -65,7 +71,9 @@ describe("sign-in throttling", () => {
   });
 
   it("a bad setting is an error naming the variable, never silently 0", () => {
-    expect(() => signInThrottleSettings({ DEV_IDP_SIGNIN_MAX_FAILURES: "5x" })).toThrow(/DEV_IDP_SIGNIN_MAX_FAILURES must be a whole number/);
+    expect(() => signInThrottleSettings({ DEV_IDP_SIGNIN_MAX_FAILURES: "5x" })).toThrow(
+      /DEV_IDP_SIGNIN_MAX_FAILURES must be a whole number/,
+    );
     expect(() => signInThrottleSettings({ DEV_IDP_SIGNIN_MAX_FAILURES: "0" })).toThrow(/DEV_IDP_SIGNIN_MAX_FAILURES/);
     expect(() => signInThrottleSettings({ DEV_IDP_SIGNIN_BLOCK_SECONDS: "-1" })).toThrow(/DEV_IDP_SIGNIN_BLOCK_SECONDS/);
     expect(signInThrottleSettings({})).toMatchObject({ maxFailuresPerLogin: 5, maxFailuresPerAddress: 20 });

@@ -15,10 +15,15 @@ interface Case {
   value: string;
   shape?: string;
 }
-const corpus = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../fixtures/credential-corpus.json"), "utf8")) as { ordinary: Case[]; evasions: Case[] };
+const corpus = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../fixtures/credential-corpus.json"), "utf8")) as {
+  ordinary: Case[];
+  evasions: Case[];
+};
 const TITLE_MAX = 80; // generate_report's title field
 const evasions = corpus.evasions.filter((c) => c.value.length <= TITLE_MAX);
-const titles = corpus.ordinary.filter((c) => c.name.startsWith("report title:") || c.name.startsWith("Ukrainian:") || c.name.startsWith("German:"));
+const titles = corpus.ordinary.filter(
+  (c) => c.name.startsWith("report title:") || c.name.startsWith("Ukrainian:") || c.name.startsWith("German:"),
+);
 const VALID = { environment: "production", format: "csv", from: "2026-10-01", to: "2026-10-31" };
 
 const mcp = useMcpApp({ records: 0 });
@@ -27,7 +32,10 @@ let n = 0;
 async function answerTitle(title: string) {
   const subject = `user-scan-${++n}-${Date.now()}`;
   const token = await mcp.token({ subject, tenant: "acme" });
-  const c = await connectClient(mcp.resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content: { ...VALID, title } }) });
+  const c = await connectClient(mcp.resource, token, {
+    capabilities: { elicitation: { form: {} } },
+    answer: () => ({ action: "accept", content: { ...VALID, title } }),
+  });
   try {
     return { r: await c.call("generate_report"), subject };
   } finally {
@@ -62,5 +70,4 @@ describe("the engine's credential check", () => {
     const { r } = await answerTitle(value);
     expect(r.structured).toMatchObject({ outcome: "completed" });
   });
-
 });

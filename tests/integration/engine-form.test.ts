@@ -53,11 +53,21 @@ describe("capability manifests", () => {
 describe("answers", () => {
   it("completes with valid content, ties the elicitation to its tools/call, and stores no value", async () => {
     const { subject, token } = await freshUser();
-    const c = await connectClient(mcp.resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content: { ...VALID, title: "Quarterly" } }) });
+    const c = await connectClient(mcp.resource, token, {
+      capabilities: { elicitation: { form: {} } },
+      answer: () => ({ action: "accept", content: { ...VALID, title: "Quarterly" } }),
+    });
     const r = await c.call("generate_report");
     expect(r.text).toMatch(/^Report rpt_[0-9a-f]{12} generated for acme \(eu-west-1\), production, csv, 2026-10-01 to 2026-10-31\.$/);
     const [record] = await records(subject);
-    expect(record).toMatchObject({ requestMethod: "tools/call", requestId: String(c.toolCallIds[0]), toolName: "generate_report", sessionId: c.transport.sessionId, clientName: "test-client", protocolVersion: "2025-11-25" });
+    expect(record).toMatchObject({
+      requestMethod: "tools/call",
+      requestId: String(c.toolCallIds[0]),
+      toolName: "generate_report",
+      sessionId: c.transport.sessionId,
+      clientName: "test-client",
+      protocolVersion: "2025-11-25",
+    });
     expect(record!.fieldNames).toEqual(["environment", "format", "from", "to", "title"]);
     expect(record!.schemaHash).toMatch(/^[0-9a-f]{64}$/);
     expect(record!.respondedAt).toBeInstanceOf(Date);
@@ -68,13 +78,28 @@ describe("answers", () => {
   it.each([
     ["a value outside the schema", { ...VALID, environment: "qa" }, [{ field: "environment", keyword: "enum" }]],
     ["a missing required field", { format: "pdf" }, [{ field: "environment", keyword: "required" }]],
-    ["a field the form did not ask for", { ...VALID, extra_secret_field: "x" }, [{ field: "(unexpected)", keyword: "additionalProperties" }]],
+    [
+      "a field the form did not ask for",
+      { ...VALID, extra_secret_field: "x" },
+      [{ field: "(unexpected)", keyword: "additionalProperties" }],
+    ],
     ["a range in the wrong order (domain rule)", { ...VALID, from: "2026-10-31", to: "2026-10-01" }, [{ field: "to", keyword: "order" }]],
-    ["a credential pasted into a harmless field", { ...VALID, title: "ghp_R7fK2mQ9xL4vT8nW1pZ6cY3bH5jD0sGtEu9a" }, [{ field: "title", keyword: "credential_like:known_token" }]],
-    ["a card number pasted into a harmless field", { ...VALID, title: "4111 1111 1111 1111" }, [{ field: "title", keyword: "credential_like:card_number" }]],
+    [
+      "a credential pasted into a harmless field",
+      { ...VALID, title: "ghp_R7fK2mQ9xL4vT8nW1pZ6cY3bH5jD0sGtEu9a" },
+      [{ field: "title", keyword: "credential_like:known_token" }],
+    ],
+    [
+      "a card number pasted into a harmless field",
+      { ...VALID, title: "4111 1111 1111 1111" },
+      [{ field: "title", keyword: "credential_like:card_number" }],
+    ],
   ])("rejects %s and records it by field and keyword", async (_name, content, errors) => {
     const { subject, token } = await freshUser();
-    const c = await connectClient(mcp.resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content }) });
+    const c = await connectClient(mcp.resource, token, {
+      capabilities: { elicitation: { form: {} } },
+      answer: () => ({ action: "accept", content }),
+    });
     const r = await c.call("generate_report");
     expect(r.isError).toBe(true);
     expect(r.structured).toMatchObject({ outcome: "invalid", errors });
@@ -85,7 +110,10 @@ describe("answers", () => {
 
   it("ends on decline with no hidden default, and does not prompt again within the cool-down", async () => {
     const { subject, token } = await freshUser();
-    const c = await connectClient(mcp.resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "decline" }) });
+    const c = await connectClient(mcp.resource, token, {
+      capabilities: { elicitation: { form: {} } },
+      answer: () => ({ action: "decline" }),
+    });
     expect((await c.call("generate_report")).text).toBe("You declined. Nothing was done.");
     const again = await c.call("generate_report");
     expect(again.structured).toMatchObject({ outcome: "repeat_prevented", previous: "declined" });
@@ -98,9 +126,14 @@ describe("answers", () => {
 
   it("records cancel as cancelled (not a refusal) and says the user may retry", async () => {
     const { subject, token } = await freshUser();
-    const c = await connectClient(mcp.resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "cancel" }) });
+    const c = await connectClient(mcp.resource, token, {
+      capabilities: { elicitation: { form: {} } },
+      answer: () => ({ action: "cancel" }),
+    });
     const r = await c.call("generate_report");
-    expect(r.text).toMatch(/cancelled.*You will not be asked again for 5 minutes. To go ahead sooner, call generate_report again with the arguments/);
+    expect(r.text).toMatch(
+      /cancelled.*You will not be asked again for 5 minutes. To go ahead sooner, call generate_report again with the arguments/,
+    );
     expect(r.isError).toBe(false);
     expect((await records(subject))[0]).toMatchObject({ state: "cancelled" });
     await c.close();
@@ -110,7 +143,10 @@ describe("answers", () => {
 describe("policy", () => {
   it("blocks new form elicitation while a kill switch is engaged and says why; release restores it", async () => {
     const { subject, token } = await freshUser();
-    const c = await connectClient(mcp.resource, token, { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content: VALID }) });
+    const c = await connectClient(mcp.resource, token, {
+      capabilities: { elicitation: { form: {} } },
+      answer: () => ({ action: "accept", content: VALID }),
+    });
     await engageKillSwitch(mcp.db, { type: "operator", id: "op-operator-0002" }, { scope: "mode:form", reason: "incident 42" });
     const blocked = await c.call("generate_report");
     expect(blocked.text).toMatch(/kill switch mode:form is engaged \(stopped by an operator\)/);
@@ -127,15 +163,22 @@ describe("policy", () => {
 describe("approval gate (purge_report_cache)", () => {
   it("never asks in a form; proceeds only after a different person approves, once", async () => {
     const { token } = await freshUser();
-    const c = await connectClient(mcp.resource, token, { capabilities: { elicitation: { form: {}, url: {} } }, answer: () => ({ action: "accept", content: { approve: true } }) });
+    const c = await connectClient(mcp.resource, token, {
+      capabilities: { elicitation: { form: {}, url: {} } },
+      answer: () => ({ action: "accept", content: { approve: true } }),
+    });
     const first = await c.call("purge_report_cache");
     expect(first.structured).toMatchObject({ outcome: "approval_pending" });
     const id = first.structured.approval as string;
     expect((await c.call("purge_report_cache")).text).toMatch(/^Still waiting for approval/);
     expect(c.received).toHaveLength(0);
 
-    await expect(decideApproval(mcp.db, "op-viewer-0006", { id, decision: "approve", reason: "looks fine" })).rejects.toMatchObject({ status: 403 });
-    await expect(decideApproval(mcp.db, "op-approver-0004", { id, decision: "approve", reason: "approved for the test" })).resolves.toMatchObject({ state: "approved", decidedBy: "op-approver-0004" });
+    await expect(decideApproval(mcp.db, "op-viewer-0006", { id, decision: "approve", reason: "looks fine" })).rejects.toMatchObject({
+      status: 403,
+    });
+    await expect(
+      decideApproval(mcp.db, "op-approver-0004", { id, decision: "approve", reason: "approved for the test" }),
+    ).resolves.toMatchObject({ state: "approved", decidedBy: "op-approver-0004" });
     expect((await c.call("purge_report_cache")).structured).toMatchObject({ outcome: "completed", approval: id });
     // The approval authorised one run: the next purge needs a new one.
     expect((await c.call("purge_report_cache")).structured).toMatchObject({ outcome: "approval_pending" });
@@ -145,8 +188,17 @@ describe("approval gate (purge_report_cache)", () => {
   });
 
   it("refuses self-approval", async () => {
-    await mcp.db.insert(approvals).values({ id: "apr_00000000000000aa", kind: "workflow_action", action: "purge_report_cache", requestedBy: "op-approver-0004", requestedByType: "operator", reason: "x" });
-    await expect(decideApproval(mcp.db, "op-approver-0004", { id: "apr_00000000000000aa", decision: "approve", reason: "mine" })).rejects.toBeInstanceOf(ApprovalError);
+    await mcp.db.insert(approvals).values({
+      id: "apr_00000000000000aa",
+      kind: "workflow_action",
+      action: "purge_report_cache",
+      requestedBy: "op-approver-0004",
+      requestedByType: "operator",
+      reason: "x",
+    });
+    await expect(
+      decideApproval(mcp.db, "op-approver-0004", { id: "apr_00000000000000aa", decision: "approve", reason: "mine" }),
+    ).rejects.toBeInstanceOf(ApprovalError);
   });
 });
 
@@ -205,7 +257,12 @@ describe("waiting for a person", () => {
     const init = await fetch(mcp.resource, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "json-only", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "json-only", version: "1" } },
+      }),
     });
     expect(init.status).toBe(406);
   });

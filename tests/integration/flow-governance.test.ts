@@ -32,11 +32,22 @@ const token = (sub: string, clientId: string, tenant = "acme") => mcp.token({ su
 const flowIds = async () => (await mcp.db.select({ id: flows.id }).from(flows)).map((f) => f.id).sort();
 const flow = async (id: string) => (await mcp.db.select().from(flows).where(eq(flows.id, id)))[0];
 const recordsOf = (sub: string) => mcp.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, sub));
-const auditFor = async (targetId: string, action: string) => (await mcp.db.select().from(auditLog).where(and(eq(auditLog.targetId, targetId), eq(auditLog.action, action)))).map((a) => a.detail as Record<string, unknown>);
+const auditFor = async (targetId: string, action: string) =>
+  (
+    await mcp.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, targetId), eq(auditLog.action, action)))
+  ).map((a) => a.detail as Record<string, unknown>);
 
 /** One session: initialize as `name`/`version`, call `tool` once, answering any form with VALID. */
 async function callAs(tok: string, tool: string, opts: { name?: string; version?: string; capabilities?: Record<string, unknown> } = {}) {
-  const c = await connectClient(mcp.resource, tok, { name: opts.name, version: opts.version, capabilities: opts.capabilities ?? { elicitation: { form: {} } }, answer: () => ({ action: "accept", content: VALID }) });
+  const c = await connectClient(mcp.resource, tok, {
+    name: opts.name,
+    version: opts.version,
+    capabilities: opts.capabilities ?? { elicitation: { form: {} } },
+    answer: () => ({ action: "accept", content: VALID }),
+  });
   try {
     const r = await c.call(tool);
     return { ...r, asked: c.received.length };
@@ -56,7 +67,11 @@ describe("the flow comes from the verified client id", () => {
     const sub = subject();
     const tok = await token(sub, "claude-code");
     const wfs = await describeAs(tok, "Visual Studio Code");
-    expect(wfs.map((w) => w.flow)).toEqual(["generate_report:claude-code", "purge_report_cache:claude-code", "list_repositories:claude-code"]);
+    expect(wfs.map((w) => w.flow)).toEqual([
+      "generate_report:claude-code",
+      "purge_report_cache:claude-code",
+      "list_repositories:claude-code",
+    ]);
     const r = await callAs(tok, "generate_report", { name: "Visual Studio Code", version: "1.106.2" });
     expect(r.structured).toMatchObject({ outcome: "completed" });
     const [rec] = await recordsOf(sub);
@@ -79,17 +94,27 @@ describe("the flow comes from the verified client id", () => {
     ["a prototype key", "__proto__"],
     ["constructor", "constructor"],
     ["no client id at all", undefined],
-  ])("puts %s in the one profile \"unregistered\"", async (_name, clientId) => {
+  ])('puts %s in the one profile "unregistered"', async (_name, clientId) => {
     const before = await flowIds();
-    const wfs = await describeAs(await issuerSignedToken(mcp.resource, { sub: subject(), client_id: clientId }), `renamed-${clientId ?? "none"}`);
-    expect(wfs.map((w) => w.flow)).toEqual(["generate_report:unregistered", "purge_report_cache:unregistered", "list_repositories:unregistered"]);
+    const wfs = await describeAs(
+      await issuerSignedToken(mcp.resource, { sub: subject(), client_id: clientId }),
+      `renamed-${clientId ?? "none"}`,
+    );
+    expect(wfs.map((w) => w.flow)).toEqual([
+      "generate_report:unregistered",
+      "purge_report_cache:unregistered",
+      "list_repositories:unregistered",
+    ]);
     expect(await flowIds()).toEqual(before);
   });
 
   it("a client id whose mapping an admin removed is unregistered again (and back when mapped)", async () => {
     await removeClientProfile(mcp.db, ADMIN, { clientId: "codex" });
     try {
-      expect((await describeAs(await token(subject(), "codex")))[0]).toMatchObject({ flow: "generate_report:unregistered", profile: "unregistered" });
+      expect((await describeAs(await token(subject(), "codex")))[0]).toMatchObject({
+        flow: "generate_report:unregistered",
+        profile: "unregistered",
+      });
     } finally {
       await setClientProfile(mcp.db, ADMIN, { clientId: "codex", profileId: "codex", displayName: "Codex" });
     }
@@ -137,7 +162,9 @@ describe("new flows enter at FLOW_NEW_STAGE", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toContain("flow purge_report_cache:unregistered is off");
     expect(await flow("purge_report_cache:unregistered")).toMatchObject({ stage: "off", canaryPercent: 0, profileId: "unregistered" });
-    expect(await auditFor("purge_report_cache:unregistered", "flow.created")).toEqual([expect.objectContaining({ stage: "off", canary_percent: 0, profile: "unregistered" })]);
+    expect(await auditFor("purge_report_cache:unregistered", "flow.created")).toEqual([
+      expect.objectContaining({ stage: "off", canary_percent: 0, profile: "unregistered" }),
+    ]);
     expect(await mcp.db.select().from(approvals).where(eq(approvals.requestedBy, sub))).toEqual([]);
   });
 
@@ -149,7 +176,9 @@ describe("new flows enter at FLOW_NEW_STAGE", () => {
       await setCanary(mcp.db, RELEASER, "generate_report:jetbrains-next", 100, "first canary for the new profile");
       const ok = await callAs(await token(subject(), "jetbrains"), "generate_report");
       expect(ok.structured).toMatchObject({ outcome: "completed" });
-      expect(await auditFor("generate_report:jetbrains-next", "flow.canary_set")).toEqual([{ reason: "first canary for the new profile", percent: 100, from_stage: "off", from_percent: 0 }]);
+      expect(await auditFor("generate_report:jetbrains-next", "flow.canary_set")).toEqual([
+        { reason: "first canary for the new profile", percent: 100, from_stage: "off", from_percent: 0 },
+      ]);
     } finally {
       await setClientProfile(mcp.db, ADMIN, { clientId: "jetbrains", profileId: "jetbrains", displayName: "JetBrains AI Assistant" });
     }
@@ -157,7 +186,11 @@ describe("new flows enter at FLOW_NEW_STAGE", () => {
 
   it("FLOW_NEW_STAGE=canary:N creates new flows in that canary", async () => {
     process.env.FLOW_NEW_STAGE = "canary:100";
-    await setClientProfile(mcp.db, ADMIN, { clientId: "claude-desktop", profileId: "claude-desktop-beta", displayName: "Claude Desktop beta" });
+    await setClientProfile(mcp.db, ADMIN, {
+      clientId: "claude-desktop",
+      profileId: "claude-desktop-beta",
+      displayName: "Claude Desktop beta",
+    });
     try {
       const r = await callAs(await token(subject(), "claude-desktop"), "generate_report");
       expect(r.structured).toMatchObject({ outcome: "completed" });
@@ -194,7 +227,16 @@ describe("the fingerprint is built from trusted inputs only", () => {
 
   it("records what clients declared as observations, never as flow inputs", async () => {
     const inputs = (await flow("generate_report:visual-studio-code"))!.fingerprintInputs as Record<string, unknown>;
-    expect(Object.keys(inputs).sort()).toEqual(["dataClassification", "downstream", "identityProvider", "profile", "protocolRevisions", "sdk", "serverVersion", "workflow"]);
+    expect(Object.keys(inputs).sort()).toEqual([
+      "dataClassification",
+      "downstream",
+      "identityProvider",
+      "profile",
+      "protocolRevisions",
+      "sdk",
+      "serverVersion",
+      "workflow",
+    ]);
     expect(inputs).toMatchObject({ profile: "visual-studio-code", workflow: "generate_report", identityProvider: `${mcp.baseUrl}/oidc` });
   });
 });
@@ -203,12 +245,51 @@ describe("the workflow:NAME kill switch", () => {
   it("blocks every client's flow of the workflow, revokes their unfinished URL handles, and leaves other workflows alone", async () => {
     const pending = async (flowId: string, tool: string) => {
       const id = newRecordId();
-      await insertRecord(mcp.db, { id, mode: "url", needKind: "grant", subject: subject(), tenantId: "acme", sessionId: null, clientName: "anything", clientVersion: "1", protocolVersion: "2025-11-25", requestMethod: "tools/call", requestId: "1", toolName: tool, flowId, purpose: "p", routeDecision: "url", routeReason: "r", expiresAt: new Date(Date.now() + 60_000) }, "sent");
+      await insertRecord(
+        mcp.db,
+        {
+          id,
+          mode: "url",
+          needKind: "grant",
+          subject: subject(),
+          tenantId: "acme",
+          sessionId: null,
+          clientName: "anything",
+          clientVersion: "1",
+          protocolVersion: "2025-11-25",
+          requestMethod: "tools/call",
+          requestId: "1",
+          toolName: tool,
+          flowId,
+          purpose: "p",
+          routeDecision: "url",
+          routeReason: "r",
+          expiresAt: new Date(Date.now() + 60_000),
+        },
+        "sent",
+      );
       return id;
     };
-    const inScope = [await pending("list_repositories:claude-code", "list_repositories"), await pending("list_repositories:unregistered", "list_repositories"), await pending("list_repositories:ctl", "list_repositories")];
+    const inScope = [
+      await pending("list_repositories:claude-code", "list_repositories"),
+      await pending("list_repositories:unregistered", "list_repositories"),
+      await pending("list_repositories:ctl", "list_repositories"),
+    ];
     const outOfScope = await pending("generate_report:ctl", "generate_report");
-    const unfinishedUrl = async () => (await mcp.db.select({ n: count() }).from(elicitationRecords).innerJoin(flows, eq(flows.id, elicitationRecords.flowId)).where(and(eq(flows.workflow, "list_repositories"), eq(elicitationRecords.mode, "url"), inArray(elicitationRecords.state, ["created", "sent", "accepted", "opened"]))))[0]!.n;
+    const unfinishedUrl = async () =>
+      (
+        await mcp.db
+          .select({ n: count() })
+          .from(elicitationRecords)
+          .innerJoin(flows, eq(flows.id, elicitationRecords.flowId))
+          .where(
+            and(
+              eq(flows.workflow, "list_repositories"),
+              eq(elicitationRecords.mode, "url"),
+              inArray(elicitationRecords.state, ["created", "sent", "accepted", "opened"]),
+            ),
+          )
+      )[0]!.n;
     // The console's confirmation step offers the scope and says how many handles it revokes.
     const impact = (await killSwitchImpact(mcp.db)).find((i) => i.scope === "workflow:list_repositories");
     expect(impact?.urlHandlesRevoked).toBe(await unfinishedUrl());
@@ -218,10 +299,17 @@ describe("the workflow:NAME kill switch", () => {
       for (const id of inScope) expect(await getRecord(mcp.db, id)).toMatchObject({ state: "revoked" });
       expect(await unfinishedUrl()).toBe(0);
       expect(await getRecord(mcp.db, outOfScope)).toMatchObject({ state: "sent" });
-      const revokedAudit = await mcp.db.select({ n: count() }).from(auditLog).where(and(eq(auditLog.action, "record.revoked"), inArray(auditLog.targetId, [...inScope, outOfScope])));
+      const revokedAudit = await mcp.db
+        .select({ n: count() })
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "record.revoked"), inArray(auditLog.targetId, [...inScope, outOfScope])));
       expect(revokedAudit[0]!.n).toBe(inScope.length);
       // Every client: mapped, the promoted ctl profile, unregistered; whatever it calls itself.
-      for (const tok of [await token(subject(), "ctl"), await token(subject(), "visual-studio-code"), await issuerSignedToken(mcp.resource, { sub: subject(), client_id: "unknown-1" })]) {
+      for (const tok of [
+        await token(subject(), "ctl"),
+        await token(subject(), "visual-studio-code"),
+        await issuerSignedToken(mcp.resource, { sub: subject(), client_id: "unknown-1" }),
+      ]) {
         const r = await callAs(tok, "list_repositories", { name: "sectest-gov-3", capabilities: { elicitation: { form: {}, url: {} } } });
         expect(r.isError).toBe(true);
         expect(r.text).toContain("kill switch workflow:list_repositories is engaged");
@@ -236,8 +324,19 @@ describe("the workflow:NAME kill switch", () => {
 
   it("refuses scopes that name no workflow or flow, and changes nothing", async () => {
     const before = await mcp.db.select({ n: count() }).from(sql`kill_switches`);
-    for (const scope of ["workflow:", "workflow:__proto__", "workflow:List_Repositories", `workflow:${"a".repeat(64)}`, "flow:generate_report", `flow:generate_report:${"x".repeat(300)}`, "flow:generate_report:Visual Studio Code", "workflow:list_repositories "]) {
-      await expect(engageKillSwitch(mcp.db, { type: "operator", id: OPERATOR }, { scope, reason: "bad scope" })).rejects.toThrow(/scope must be/);
+    for (const scope of [
+      "workflow:",
+      "workflow:__proto__",
+      "workflow:List_Repositories",
+      `workflow:${"a".repeat(64)}`,
+      "flow:generate_report",
+      `flow:generate_report:${"x".repeat(300)}`,
+      "flow:generate_report:Visual Studio Code",
+      "workflow:list_repositories ",
+    ]) {
+      await expect(engageKillSwitch(mcp.db, { type: "operator", id: OPERATOR }, { scope, reason: "bad scope" })).rejects.toThrow(
+        /scope must be/,
+      );
     }
     expect(await mcp.db.select({ n: count() }).from(sql`kill_switches`)).toEqual(before);
   });

@@ -23,7 +23,14 @@ let resource: string;
 let n = 0;
 const RELEASER = "op-releaser-0003";
 // The seeded operators (lib/demo/accounts.ts), one per role.
-const SUBJECTS: Record<(typeof ROLES)[number], string> = { admin: "op-admin-0001", operator: "op-operator-0002", releaser: RELEASER, approver: "op-approver-0004", auditor: "op-auditor-0005", viewer: "op-viewer-0006" };
+const SUBJECTS: Record<(typeof ROLES)[number], string> = {
+  admin: "op-admin-0001",
+  operator: "op-operator-0002",
+  releaser: RELEASER,
+  approver: "op-approver-0004",
+  auditor: "op-auditor-0005",
+  viewer: "op-viewer-0006",
+};
 const VALID = { environment: "production", format: "csv", from: "2026-10-01", to: "2026-10-31" };
 
 beforeAll(async () => {
@@ -37,10 +44,20 @@ afterAll(async () => {
   await t?.dispose();
 });
 
-const token = (clientId: string) => mintMcpAccessToken(createDevProvider(), { subject: `user-pause-${++n}-${Date.now()}`, tenant: "acme", ttlSeconds: 600, mcpResource: resource, clientId });
+const token = (clientId: string) =>
+  mintMcpAccessToken(createDevProvider(), {
+    subject: `user-pause-${++n}-${Date.now()}`,
+    tenant: "acme",
+    ttlSeconds: 600,
+    mcpResource: resource,
+    clientId,
+  });
 
 async function call(clientId: string, tool = "generate_report") {
-  const c = await connectClient(resource, await token(clientId), { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content: VALID }) });
+  const c = await connectClient(resource, await token(clientId), {
+    capabilities: { elicitation: { form: {} } },
+    answer: () => ({ action: "accept", content: VALID }),
+  });
   try {
     const r = await c.call(tool);
     return { ...r, asked: c.received.length };
@@ -49,7 +66,13 @@ async function call(clientId: string, tool = "generate_report") {
   }
 }
 
-const pauseAudits = async (scope: string) => (await t.store.db.select().from(auditLog).where(and(eq(auditLog.action, "kill_switch.on"), eq(auditLog.targetId, scope)))).map((a) => ({ actor: a.actorId, ...(a.detail as object) }));
+const pauseAudits = async (scope: string) =>
+  (
+    await t.store.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "kill_switch.on"), eq(auditLog.targetId, scope)))
+  ).map((a) => ({ actor: a.actorId, ...(a.detail as object) }));
 const state = async () => ({
   switches: await t.store.db.select().from(killSwitches).orderBy(killSwitches.scope),
   audit: (await t.store.db.select({ n: count() }).from(auditLog))[0]!.n,
@@ -58,10 +81,18 @@ const state = async () => ({
 describe("pause a flow for N minutes", () => {
   it("is one registered declaration: releasers and admins may, every other role is refused and audited", async () => {
     expect(controlByName("pause-flow")).toBe(pauseFlowControl);
-    const target = pauseFlowControl.target(pauseFlowInput.parse({ flowId: "generate_report:claude-code", minutes: 5, reason: "maintenance" }));
+    const target = pauseFlowControl.target(
+      pauseFlowInput.parse({ flowId: "generate_report:claude-code", minutes: 5, reason: "maintenance" }),
+    );
     for (const role of ROLES) {
       const subject = SUBJECTS[role];
-      const denied = async () => (await t.store.db.select({ n: count() }).from(auditLog).where(and(eq(auditLog.action, "access.denied"), eq(auditLog.actorId, subject), eq(auditLog.targetId, target.id))))[0]!.n;
+      const denied = async () =>
+        (
+          await t.store.db
+            .select({ n: count() })
+            .from(auditLog)
+            .where(and(eq(auditLog.action, "access.denied"), eq(auditLog.actorId, subject), eq(auditLog.targetId, target.id)))
+        )[0]!.n;
       const before = await denied();
       const check = await checkOperator(t.store.db, subject, pauseFlowControl.permission, target);
       if (role === "releaser" || role === "admin") {
@@ -80,12 +111,22 @@ describe("pause a flow for N minutes", () => {
     expect((await call("claude-code")).structured).toMatchObject({ outcome: "completed" });
     const input = pauseFlowInput.parse({ flowId, minutes: "5", reason: "maintenance window" });
     const before = Date.now();
-    const r = await pauseFlowControl.run({ db: t.store.db, operator: { subject: RELEASER, displayName: "Rita", roles: ["releaser"] }, input });
-    expect(r).toMatchObject({ flowId, revoked: 0, message: expect.stringMatching(/^paused until \d{4}-\d\d-\d\d \d\d:\d\d UTC; 0 unfinished handle\(s\) revoked$/) });
+    const r = await pauseFlowControl.run({
+      db: t.store.db,
+      operator: { subject: RELEASER, displayName: "Rita", roles: ["releaser"] },
+      input,
+    });
+    expect(r).toMatchObject({
+      flowId,
+      revoked: 0,
+      message: expect.stringMatching(/^paused until \d{4}-\d\d-\d\d \d\d:\d\d UTC; 0 unfinished handle\(s\) revoked$/),
+    });
     const until = new Date(r.pausedUntil).getTime();
     expect(until).toBeGreaterThanOrEqual(before + 5 * 60_000);
     expect(until).toBeLessThanOrEqual(Date.now() + 5 * 60_000);
-    expect(await pauseAudits(scope)).toEqual([{ actor: RELEASER, reason: "paused for 5 min: maintenance window", expires_at: r.pausedUntil, paused_minutes: 5 }]);
+    expect(await pauseAudits(scope)).toEqual([
+      { actor: RELEASER, reason: "paused for 5 min: maintenance window", expires_at: r.pausedUntil, paused_minutes: 5 },
+    ]);
 
     const refused = await call("claude-code");
     expect(refused.isError).toBe(true);
@@ -126,7 +167,10 @@ describe("pause a flow for N minutes", () => {
       ["upper case flow", { ...base, flowId: "Generate_Report:claude-code" }],
       ["no reason", { ...base, reason: "" }],
       ["control character in reason", { ...base, reason: "fine\u0000then" }],
-      ["__proto__ key", JSON.parse(`{"flowId":"generate_report:claude-code","minutes":5,"reason":"maintenance","__proto__":{"admin":true}}`)],
+      [
+        "__proto__ key",
+        JSON.parse(`{"flowId":"generate_report:claude-code","minutes":5,"reason":"maintenance","__proto__":{"admin":true}}`),
+      ],
       ["constructor key", { ...base, constructor: { prototype: { admin: true } } }],
       ["extra key", { ...base, scope: "global" }],
       ["an array", [base]],
@@ -144,17 +188,31 @@ describe("pause a flow for N minutes", () => {
     const flowId = "list_repositories:claude-code";
     const scope = `flow:${flowId}`;
     const releaser = { subject: RELEASER, displayName: "Rita", roles: ["releaser" as const] };
-    await pauseFlowControl.run({ db: t.store.db, operator: releaser, input: pauseFlowInput.parse({ flowId, minutes: 60, reason: "first pause" }) });
-    await expect(pauseFlow(t.store.db, RELEASER, pauseFlowInput.parse({ flowId, minutes: 10, reason: "shorter" }))).rejects.toThrow(/already stopped by its kill switch for longer/);
+    await pauseFlowControl.run({
+      db: t.store.db,
+      operator: releaser,
+      input: pauseFlowInput.parse({ flowId, minutes: 60, reason: "first pause" }),
+    });
+    await expect(pauseFlow(t.store.db, RELEASER, pauseFlowInput.parse({ flowId, minutes: 10, reason: "shorter" }))).rejects.toThrow(
+      /already stopped by its kill switch for longer/,
+    );
     const longer = await pauseFlow(t.store.db, RELEASER, pauseFlowInput.parse({ flowId, minutes: 120, reason: "longer" }));
-    expect(longer.pausedUntil).toEqual((await t.store.db.select().from(killSwitches).where(eq(killSwitches.scope, scope)))[0]!.expiresAt!.toISOString());
+    expect(longer.pausedUntil).toEqual(
+      (await t.store.db.select().from(killSwitches).where(eq(killSwitches.scope, scope)))[0]!.expiresAt!.toISOString(),
+    );
 
     await engageKillSwitch(t.store.db, { type: "operator", id: "op-operator-0002" }, { scope, reason: "incident 7" });
     try {
       const before = await state();
-      await expect(pauseFlow(t.store.db, RELEASER, pauseFlowInput.parse({ flowId, minutes: MAX_PAUSE_MINUTES, reason: "would end the stop" }))).rejects.toThrow(FlowPauseError);
+      await expect(
+        pauseFlow(t.store.db, RELEASER, pauseFlowInput.parse({ flowId, minutes: MAX_PAUSE_MINUTES, reason: "would end the stop" })),
+      ).rejects.toThrow(FlowPauseError);
       expect(await state()).toEqual(before);
-      expect((await t.store.db.select().from(killSwitches).where(eq(killSwitches.scope, scope)))[0]).toMatchObject({ active: true, expiresAt: null, reason: "incident 7" });
+      expect((await t.store.db.select().from(killSwitches).where(eq(killSwitches.scope, scope)))[0]).toMatchObject({
+        active: true,
+        expiresAt: null,
+        reason: "incident 7",
+      });
     } finally {
       await releaseKillSwitch(t.store.db, { type: "operator", id: "op-operator-0002" }, { scope, reason: "resolved" });
       await releaseKillSwitch(t.store.db, { type: "operator", id: "op-admin-0001" }, { scope, reason: "resolved" });

@@ -31,8 +31,30 @@ const verify = (bytes: Buffer) => verifyArchive(Readable.from([bytes]), { maxByt
 
 beforeAll(async () => {
   t = await createTestStore();
-  const [flow] = await t.store.db.insert(flows).values({ id: "generate_report:claude-code", workflow: "generate_report", profileId: "claude-code", serverVersion: "0.1.0", stage: "canary", canaryPercent: 10, fingerprint: "fp-1", fingerprintInputs: {}, retestRequired: true }).returning();
-  const doc = buildEvidence({ runId: "r1", flow: flow!, target: "http://localhost:1", tokens: "minted", profile: { profileId: "claude-code", source: "profile-default", variants: [] }, ranBy: "user-rita-0001", startedAt: new Date(), gates: [] });
+  const [flow] = await t.store.db
+    .insert(flows)
+    .values({
+      id: "generate_report:claude-code",
+      workflow: "generate_report",
+      profileId: "claude-code",
+      serverVersion: "0.1.0",
+      stage: "canary",
+      canaryPercent: 10,
+      fingerprint: "fp-1",
+      fingerprintInputs: {},
+      retestRequired: true,
+    })
+    .returning();
+  const doc = buildEvidence({
+    runId: "r1",
+    flow: flow!,
+    target: "http://localhost:1",
+    tokens: "minted",
+    profile: { profileId: "claude-code", source: "profile-default", variants: [] },
+    ranBy: "user-rita-0001",
+    startedAt: new Date(),
+    gates: [],
+  });
   const signed = signEvidence(doc, signer);
   hash = signed.hash;
   await t.store.db.transaction((tx) => storeEvidence(tx, doc, signed));
@@ -57,8 +79,14 @@ describe("gate evidence in the audit export", () => {
     const body = JSON.parse(last.body.toString()) as { signature: string; signedBytes: string; keyFingerprint: string };
     const edited = { ...body, signedBytes: body.signedBytes.replace('"passed":true', '"passed":false') };
     const foreign = { ...body, signature: other.sign(body.signedBytes) };
-    for (const [bad, problem] of [[edited, /does not hash to its name/], [foreign, /not signed by the archive's key/]] as const) {
-      const tar = await packTar([...entries.slice(0, -1).map((e) => ({ name: e.name, body: e.body })), { name: last.name, body: JSON.stringify(bad) }]);
+    for (const [bad, problem] of [
+      [edited, /does not hash to its name/],
+      [foreign, /not signed by the archive's key/],
+    ] as const) {
+      const tar = await packTar([
+        ...entries.slice(0, -1).map((e) => ({ name: e.name, body: e.body })),
+        { name: last.name, body: JSON.stringify(bad) },
+      ]);
       const r = await verify(tar);
       expect(r.ok).toBe(false);
       expect((r as { problem: string }).problem).toMatch(problem);
@@ -67,7 +95,10 @@ describe("gate evidence in the audit export", () => {
 
   it("an entry with another name after the key is still refused", async () => {
     const entries = await readTar(await archiveBytes());
-    const tar = await packTar([...entries.map((e) => ({ name: e.name, body: e.body })), { name: "gate-evidence.notahash.json", body: "{}" }]);
+    const tar = await packTar([
+      ...entries.map((e) => ({ name: e.name, body: e.body })),
+      { name: "gate-evidence.notahash.json", body: "{}" },
+    ]);
     await expect(verify(tar)).rejects.toThrow(/unexpected name/);
   });
 });

@@ -39,7 +39,9 @@ const statuses = async () => Object.fromEntries((await gateStatus(t.store.db, aw
 /** A gate record pointing at `hash`, as the removed `ctl gates record` wrote them. */
 const claimPass = async (gate: Gate, hash: string) => {
   const f = await flow();
-  await t.store.db.insert(gateRuns).values({ flowId: f.id, gate, passed: true, fingerprint: f.fingerprint, resultHash: hash, ranBy: RELEASER });
+  await t.store.db
+    .insert(gateRuns)
+    .values({ flowId: f.id, gate, passed: true, fingerprint: f.fingerprint, resultHash: hash, ranBy: RELEASER });
 };
 const approvedPromotion = async () => {
   const a = await requestPromotion(t.store.db, RELEASER, FLOW, "gates say so");
@@ -52,7 +54,9 @@ describe("gate evidence is proof, not a claim", () => {
     const s = await statuses();
     for (const gate of GATES) expect(s[gate]).toMatchObject({ status: "unverified", reason: "no signed evidence document has this hash" });
     await approvedPromotion();
-    await expect(applyPromotion(t.store.db, RELEASER, FLOW)).rejects.toThrow(/contract unverified \(no signed evidence document has this hash\)/);
+    await expect(applyPromotion(t.store.db, RELEASER, FLOW)).rejects.toThrow(
+      /contract unverified \(no signed evidence document has this hash\)/,
+    );
     expect((await flow()).stage).not.toBe("promoted");
   });
 
@@ -75,14 +79,23 @@ describe("gate evidence is proof, not a claim", () => {
     const hash = await recordGateEvidence(t.store.db, FLOW, RELEASER);
     expect(Object.values(await statuses()).every((s) => s.status === "passed")).toBe(true);
     const [row] = await t.store.db.select().from(gateEvidence).where(eq(gateEvidence.hash, hash));
-    await t.store.db.update(gateEvidence).set({ document: row!.document.replace('"passed":true', '"passed":false') }).where(eq(gateEvidence.hash, hash));
-    expect((await statuses()).phishing).toMatchObject({ status: "unverified", reason: "the evidence document does not hash to the recorded value" });
+    await t.store.db
+      .update(gateEvidence)
+      .set({ document: row!.document.replace('"passed":true', '"passed":false') })
+      .where(eq(gateEvidence.hash, hash));
+    expect((await statuses()).phishing).toMatchObject({
+      status: "unverified",
+      reason: "the evidence document does not hash to the recorded value",
+    });
   });
 
   it("evidence signed by another key is unverified; the same evidence signed by this deployment's key passes and promotes", async () => {
     const stranger = loadSigner({ DATA_DIR: tmp });
     await recordGateEvidence(t.store.db, FLOW, RELEASER, { signer: stranger });
-    expect((await statuses()).accessibility).toMatchObject({ status: "unverified", reason: "the evidence's signature does not verify with this deployment's audit key" });
+    expect((await statuses()).accessibility).toMatchObject({
+      status: "unverified",
+      reason: "the evidence's signature does not verify with this deployment's audit key",
+    });
     await recordGateEvidence(t.store.db, FLOW, RELEASER);
     expect(Object.values(await statuses()).map((s) => s.status)).toEqual(GATES.map(() => "passed"));
     expect(await applyPromotion(t.store.db, RELEASER, FLOW)).toEqual({ flowId: FLOW, stage: "promoted" });
@@ -90,7 +103,10 @@ describe("gate evidence is proof, not a claim", () => {
 
   it("evidence from a run against another deployment counts only when that target is accepted (GATES_ACCEPTED_TARGETS)", async () => {
     await recordGateEvidence(t.store.db, FLOW, RELEASER, { target: "https://friendly-build.example" });
-    expect((await statuses()).contract).toMatchObject({ status: "unverified", reason: "the gates ran against https://friendly-build.example, not this deployment or an accepted target (GATES_ACCEPTED_TARGETS)" });
+    expect((await statuses()).contract).toMatchObject({
+      status: "unverified",
+      reason: "the gates ran against https://friendly-build.example, not this deployment or an accepted target (GATES_ACCEPTED_TARGETS)",
+    });
     process.env.GATES_ACCEPTED_TARGETS = "https://friendly-build.example";
     try {
       expect(Object.values(await statuses()).map((s) => s.status)).toEqual(GATES.map(() => "passed"));

@@ -40,7 +40,10 @@ afterAll(async () => {
   await t?.dispose();
 });
 
-const approverAs = (subject: string): GateApprover => ({ subject, decide: (db, id, decision, reason) => decideApproval(db, subject, { id, decision, reason }) });
+const approverAs = (subject: string): GateApprover => ({
+  subject,
+  decide: (db, id, decision, reason) => decideApproval(db, subject, { id, decision, reason }),
+});
 
 async function context(flowId: string, approver?: GateApprover): Promise<GateContext> {
   const [flow] = await t.store.db.select().from(flows).where(eq(flows.id, flowId));
@@ -56,7 +59,8 @@ async function context(flowId: string, approver?: GateApprover): Promise<GateCon
   };
 }
 
-const summary = (checks: Array<{ name: string; outcome: string; detail: string }>) => checks.map((c) => `${c.outcome}: ${c.name}: ${c.detail}`);
+const summary = (checks: Array<{ name: string; outcome: string; detail: string }>) =>
+  checks.map((c) => `${c.outcome}: ${c.name}: ${c.detail}`);
 
 describe("approval flow purge_report_cache:claude-code", () => {
   it("passes contract and recovery with a second operator deciding; one execution per approval; nothing left pending", async () => {
@@ -71,7 +75,10 @@ describe("approval flow purge_report_cache:claude-code", () => {
       "retries racing the decision: executed exactly once",
     ]);
     // The state behind it: every approval the gate's subjects opened ended decided; the executed ones consumed once each.
-    const rows = await t.store.db.select({ state: approvals.state, decidedBy: approvals.decidedBy }).from(approvals).where(and(eq(approvals.kind, "workflow_action"), eq(approvals.flowId, "purge_report_cache:claude-code")));
+    const rows = await t.store.db
+      .select({ state: approvals.state, decidedBy: approvals.decidedBy })
+      .from(approvals)
+      .where(and(eq(approvals.kind, "workflow_action"), eq(approvals.flowId, "purge_report_cache:claude-code")));
     expect(rows.filter((r) => r.state === "pending")).toEqual([]);
     expect(rows.filter((r) => r.state === "consumed")).toHaveLength(2);
     expect(new Set(rows.map((r) => r.decidedBy))).toEqual(new Set(["op-approver-0004"]));
@@ -80,13 +87,21 @@ describe("approval flow purge_report_cache:claude-code", () => {
   it("fails recovery against an app whose approval authorises every later run", async () => {
     process.env.GATE_TEST_FAULTS = "approval-not-consumed";
     const recovery = await approvalRecovery(await context("purge_report_cache:claude-code", approverAs("op-approver-0004")));
-    expect(gateOutcome(recovery)).toMatchObject({ outcome: "failed", reason: expect.stringMatching(/^retries after the decision: executed exactly once \(claude-code .*\): the second retry executed the action again/) });
+    expect(gateOutcome(recovery)).toMatchObject({
+      outcome: "failed",
+      reason: expect.stringMatching(
+        /^retries after the decision: executed exactly once \(claude-code .*\): the second retry executed the action again/,
+      ),
+    });
   });
 
   it("an approver without the permission cannot make it pass: the decision is refused by the product", async () => {
     const recovery = await approvalRecovery(await context("purge_report_cache:claude-code", approverAs("op-viewer-0006")));
     expect(gateOutcome(recovery).outcome).toBe("failed");
-    expect(recovery.find((c) => c.name.startsWith("approval decision lost"))).toMatchObject({ outcome: "failed", detail: expect.stringMatching(/unexpected error/) });
+    expect(recovery.find((c) => c.name.startsWith("approval decision lost"))).toMatchObject({
+      outcome: "failed",
+      detail: expect.stringMatching(/unexpected error/),
+    });
     const approved = await t.store.db.select().from(approvals).where(eq(approvals.decidedBy, "op-viewer-0006"));
     expect(approved).toEqual([]);
   });
@@ -97,13 +112,19 @@ describe("the form timeout, waited out", () => {
     const ctx = await context("generate_report:claude-code");
     const v1 = ctx.profile.variants.find((v) => v.revision === "2025-11-25")!;
     const c = await timeoutCheck(ctx, v1);
-    expect(c).toMatchObject({ outcome: "passed", detail: expect.stringMatching(/^waited out the deployment's 3 s timeout .*record ended timed_out/) });
+    expect(c).toMatchObject({
+      outcome: "passed",
+      detail: expect.stringMatching(/^waited out the deployment's 3 s timeout .*record ended timed_out/),
+    });
   });
 
   it("fails against an app that tells the call but leaves the record open", async () => {
     process.env.GATE_TEST_FAULTS = "timeout-not-recorded";
     const ctx = await context("generate_report:claude-code");
-    const c = await timeoutCheck(ctx, ctx.profile.variants.find((v) => v.revision === "2025-11-25")!);
+    const c = await timeoutCheck(
+      ctx,
+      ctx.profile.variants.find((v) => v.revision === "2025-11-25")!,
+    );
     expect(c).toMatchObject({ outcome: "failed", detail: "the call was told timed_out but the record is sent" });
   });
 });

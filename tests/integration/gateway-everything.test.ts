@@ -27,7 +27,14 @@ beforeAll(async () => {
   app = await startAppServer(t.store.db);
   resource = `${app.baseUrl}/api/mcp`;
   everything = await startEverything();
-  await addUpstream(t.store.db, "op-admin-0001", { id: "everything", displayName: "Everything", url: everything.url, tenants: ["acme"], exposedTools: ["*"], urlOrigins: ["https://example.com"] });
+  await addUpstream(t.store.db, "op-admin-0001", {
+    id: "everything",
+    displayName: "Everything",
+    url: everything.url,
+    tenants: ["acme"],
+    exposedTools: ["*"],
+    urlOrigins: ["https://example.com"],
+  });
 }, 60_000);
 afterAll(async () => {
   await everything?.close();
@@ -55,7 +62,10 @@ describe("server-everything behind the gateway", () => {
     expect(echo.inputSchema).toMatchObject({ type: "object", properties: { message: { type: "string" } } });
     const url = listed.find((x) => x.name === "everything__trigger-url-elicitation")!;
     expect(url.annotations).toMatchObject({ openWorldHint: true });
-    expect(await c.call("everything__echo", { message: "hello" })).toMatchObject({ text: expect.stringContaining("hello"), isError: false });
+    expect(await c.call("everything__echo", { message: "hello" })).toMatchObject({
+      text: expect.stringContaining("hello"),
+      isError: false,
+    });
     await c.close();
 
     const m = await user("globex");
@@ -84,27 +94,44 @@ describe("server-everything behind the gateway", () => {
     expect(c.received).toHaveLength(1);
     // The answer was re-validated and forwarded: the upstream echoes it back in its result.
     expect(r.text).toContain(canary);
-    const dump = await t.store.db.execute(sql`select (select coalesce(json_agg(r)::text, '') from elicitation_records r) || (select coalesce(json_agg(e)::text, '') from elicitation_events e) || (select coalesce(json_agg(a)::text, '') from audit_log a) as all`);
+    const dump = await t.store.db.execute(
+      sql`select (select coalesce(json_agg(r)::text, '') from elicitation_records r) || (select coalesce(json_agg(e)::text, '') from elicitation_events e) || (select coalesce(json_agg(a)::text, '') from audit_log a) as all`,
+    );
     expect(JSON.stringify(dump)).not.toContain(canary);
     await c.close();
   }, 60_000);
 
   it("its URL elicitation: allowed origin reaches a URL-capable client under our record id; the upstream's own id never does", async () => {
     const a = await user("acme");
-    const c = await connectClient(resource, a.token, { capabilities: { elicitation: { form: {}, url: {} } }, answer: () => ({ action: "accept" }) });
-    const r = await c.call("everything__trigger-url-elicitation", { url: "https://example.com/connect", elicitationId: "upstream-chosen-id" });
+    const c = await connectClient(resource, a.token, {
+      capabilities: { elicitation: { form: {}, url: {} } },
+      answer: () => ({ action: "accept" }),
+    });
+    const r = await c.call("everything__trigger-url-elicitation", {
+      url: "https://example.com/connect",
+      elicitationId: "upstream-chosen-id",
+    });
     expect(r.isError).toBe(false);
     expect(c.received).toHaveLength(1);
     const rows = await recordsOf(a.subject);
     expect(rows).toHaveLength(1);
     expect(c.received[0]).toMatchObject({ mode: "url", url: "https://example.com/connect", elicitationId: rows[0]!.id });
-    expect(rows[0]).toMatchObject({ mode: "url", routeDecision: "url", targetOrigin: "https://example.com", upstreamId: "everything", state: "completed" });
+    expect(rows[0]).toMatchObject({
+      mode: "url",
+      routeDecision: "url",
+      targetOrigin: "https://example.com",
+      upstreamId: "everything",
+      state: "completed",
+    });
     await c.close();
   }, 60_000);
 
   it("a URL outside the upstream's allowlist is blocked and never shown", async () => {
     const a = await user("acme");
-    const c = await connectClient(resource, a.token, { capabilities: { elicitation: { form: {}, url: {} } }, answer: () => ({ action: "accept" }) });
+    const c = await connectClient(resource, a.token, {
+      capabilities: { elicitation: { form: {}, url: {} } },
+      answer: () => ({ action: "accept" }),
+    });
     const r = await c.call("everything__trigger-url-elicitation", { url: "https://evil.example.net/connect" });
     expect(c.received).toHaveLength(0);
     expect(r.text).toContain("not on upstream everything's allowlist");

@@ -45,19 +45,52 @@ beforeAll(async () => {
   up = await startModernUpstream({
     nickname: ({ rounds }) => (rounds.length === 0 ? { ask: { nick: NICK } } : { done: text(`nickname: ${JSON.stringify(rounds[0])}`) }),
     // Two rounds: the second question comes only after the first answer arrived with the state.
-    twice: ({ rounds }): ModernStep => (rounds.length === 0 ? { ask: { nick: NICK } } : rounds.length === 1 ? { ask: { team: TEAM } } : { done: text(`twice: ${JSON.stringify(rounds)}`) }),
-    password: ({ rounds }) => (rounds.length === 0 ? { ask: { pw: form("Sign in", { password: { type: "string" } }) } } : { done: text(`password: ${JSON.stringify(rounds[0])}`) }),
-    link: ({ rounds, args }) => (rounds.length === 0 ? { ask: { open: link("Connect your account", String(args.note)) } } : { done: text(`link: ${JSON.stringify(rounds[0])}`) }),
-    flood: ({ rounds }) => (rounds.length === 0 ? { ask: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`q${i}`, NICK])) } : { done: text(`flood: ${Object.keys(rounds[0]!).length} answers`) }),
-    huge: ({ rounds }) => (rounds.length === 0 ? { ask: { big: form("x".repeat(40_000), { a: { type: "string" } }) } } : { done: text(`huge: ${JSON.stringify(rounds[0])}`) }),
+    twice: ({ rounds }): ModernStep =>
+      rounds.length === 0
+        ? { ask: { nick: NICK } }
+        : rounds.length === 1
+          ? { ask: { team: TEAM } }
+          : { done: text(`twice: ${JSON.stringify(rounds)}`) },
+    password: ({ rounds }) =>
+      rounds.length === 0
+        ? { ask: { pw: form("Sign in", { password: { type: "string" } }) } }
+        : { done: text(`password: ${JSON.stringify(rounds[0])}`) },
+    link: ({ rounds, args }) =>
+      rounds.length === 0
+        ? { ask: { open: link("Connect your account", String(args.note)) } }
+        : { done: text(`link: ${JSON.stringify(rounds[0])}`) },
+    flood: ({ rounds }) =>
+      rounds.length === 0
+        ? { ask: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`q${i}`, NICK])) }
+        : { done: text(`flood: ${Object.keys(rounds[0]!).length} answers`) },
+    huge: ({ rounds }) =>
+      rounds.length === 0
+        ? { ask: { big: form("x".repeat(40_000), { a: { type: "string" } }) } }
+        : { done: text(`huge: ${JSON.stringify(rounds[0])}`) },
     // Asks forever: every retry gets a new question.
     endless: ({ rounds }) => ({ ask: { [`r${rounds.length}`]: NICK } }),
-    protokeys: ({ rounds }) => (rounds.length === 0 ? { ask: JSON.parse(`{"__proto__": ${JSON.stringify(NICK)}, "constructor": ${JSON.stringify(NICK)}}`) } : { done: text(`protokeys: ${JSON.stringify(rounds[0])}`) }),
+    protokeys: ({ rounds }) =>
+      rounds.length === 0
+        ? { ask: JSON.parse(`{"__proto__": ${JSON.stringify(NICK)}, "constructor": ${JSON.stringify(NICK)}}`) }
+        : { done: text(`protokeys: ${JSON.stringify(rounds[0])}`) },
     plain: () => ({ done: text("plain: no questions") }),
   });
   legacy = await startHostileUpstream({ plain: async () => ({ content: [{ type: "text", text: "legacy plain" }] }) });
-  await addUpstream(t.store.db, "op-admin-0001", { id: "modern", displayName: "Modern", url: up.url, tenants: ["acme"], exposedTools: ["*"], urlOrigins: ["https://github.com"] });
-  await addUpstream(t.store.db, "op-admin-0001", { id: "legacy", displayName: "Legacy", url: legacy.url, tenants: ["acme"], exposedTools: ["*"] });
+  await addUpstream(t.store.db, "op-admin-0001", {
+    id: "modern",
+    displayName: "Modern",
+    url: up.url,
+    tenants: ["acme"],
+    exposedTools: ["*"],
+    urlOrigins: ["https://github.com"],
+  });
+  await addUpstream(t.store.db, "op-admin-0001", {
+    id: "legacy",
+    displayName: "Legacy",
+    url: legacy.url,
+    tenants: ["acme"],
+    exposedTools: ["*"],
+  });
 }, 60_000);
 afterAll(async () => {
   await up?.close();
@@ -67,16 +100,28 @@ afterAll(async () => {
 });
 
 const subjectFor = () => `user-mup-${++n}-${Date.now()}`;
-const tokenFor = (subject: string) => mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: resource });
+const tokenFor = (subject: string) =>
+  mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: resource });
 
 /** A client of either revision with one answering function; `received` holds what the person saw. */
-async function client(revision: "2025-11-25" | "2026-07-28", answer: (p: Record<string, unknown>) => Answer, modes: Record<string, unknown> = { form: {} }) {
+async function client(
+  revision: "2025-11-25" | "2026-07-28",
+  answer: (p: Record<string, unknown>) => Answer,
+  modes: Record<string, unknown> = { form: {} },
+) {
   const subject = subjectFor();
   const token = await tokenFor(subject);
   const c =
     revision === "2025-11-25"
-      ? await connectClient(resource, token, { capabilities: { elicitation: modes }, answer: (p) => answer(p as Record<string, unknown>) as never })
-      : await connectV2Client(resource, token, { mode: "pin", capabilities: { elicitation: modes }, answer: (p) => answer(p as Record<string, unknown>) as never });
+      ? await connectClient(resource, token, {
+          capabilities: { elicitation: modes },
+          answer: (p) => answer(p as Record<string, unknown>) as never,
+        })
+      : await connectV2Client(resource, token, {
+          mode: "pin",
+          capabilities: { elicitation: modes },
+          answer: (p) => answer(p as Record<string, unknown>) as never,
+        });
   return { c, subject };
 }
 
@@ -100,11 +145,16 @@ describe("an upstream that speaks only 2026-07-28", () => {
   for (const revision of ["2025-11-25", "2026-07-28"] as const) {
     describe(`with a ${revision} client`, () => {
       it("each input request is asked through the engine and the retry carries the answers and the upstream's state untouched", async () => {
-        const { c, subject } = await client(revision, (p) => ({ action: "accept", content: String(p.message).includes("team") ? { team: "blue" } : { nickname: "Zed" } }));
+        const { c, subject } = await client(revision, (p) => ({
+          action: "accept",
+          content: String(p.message).includes("team") ? { team: "blue" } : { nickname: "Zed" },
+        }));
         const tamperedBefore = up.tampered;
         const r = await c.call("modern__twice");
         expect(r.isError).toBe(false);
-        expect(r.text).toContain('twice: [{"nick":{"action":"accept","content":{"nickname":"Zed"}}},{"team":{"action":"accept","content":{"team":"blue"}}}]');
+        expect(r.text).toContain(
+          'twice: [{"nick":{"action":"accept","content":{"nickname":"Zed"}}},{"team":{"action":"accept","content":{"team":"blue"}}}]',
+        );
         expect(c.received.map((x) => x.message)).toEqual(["What should we call you?", "And your team?"]);
         expect(up.tampered).toBe(tamperedBefore);
         const rows = (await recordsOf(subject)).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
@@ -116,13 +166,20 @@ describe("an upstream that speaks only 2026-07-28", () => {
       }, 60_000);
 
       it("an answer that fails the schema the upstream sent never reaches it: it gets a cancel, the record says validation_failed", async () => {
-        const { c, subject } = await client(revision, () => ({ action: "accept", content: { nickname: "Zed", smuggled: `mup-canary-${revision}` } }));
+        const { c, subject } = await client(revision, () => ({
+          action: "accept",
+          content: { nickname: "Zed", smuggled: `mup-canary-${revision}` },
+        }));
         const before = answersTo("nickname").length;
         const r = await c.call("modern__nickname");
         expect(answersTo("nickname").slice(before)).toEqual([{ nick: { action: "cancel" } }]);
         expect(r.text).toContain("did not pass the gateway's checks");
         expect((await recordsOf(subject))[0]).toMatchObject({ state: "validation_failed", upstreamId: "modern" });
-        const dump = JSON.stringify(await t.store.db.execute(sql`select (select json_agg(r)::text from elicitation_records r) || (select json_agg(e)::text from elicitation_events e) || (select coalesce(json_agg(a)::text, '') from audit_log a) as all`));
+        const dump = JSON.stringify(
+          await t.store.db.execute(
+            sql`select (select json_agg(r)::text from elicitation_records r) || (select json_agg(e)::text from elicitation_events e) || (select coalesce(json_agg(a)::text, '') from audit_log a) as all`,
+          ),
+        );
         expect(dump).not.toContain(`mup-canary-${revision}`);
         await c.close();
       }, 60_000);
@@ -161,7 +218,11 @@ describe("an upstream that speaks only 2026-07-28", () => {
       }, 60_000);
 
       it("the upstream:ID kill switch blocks its input requests", async () => {
-        await engageKillSwitch(t.store.db, { type: "operator", id: "op-operator-0002" }, { scope: "upstream:modern", reason: "drill: stop the modern upstream" });
+        await engageKillSwitch(
+          t.store.db,
+          { type: "operator", id: "op-operator-0002" },
+          { scope: "upstream:modern", reason: "drill: stop the modern upstream" },
+        );
         try {
           const { c, subject } = await client(revision, () => ({ action: "accept", content: { nickname: "Zed" } }));
           const r = await c.call("modern__nickname");
@@ -235,7 +296,10 @@ describe("a malicious 2026-07-28 upstream", () => {
   it("a 2026-07-28 client never sees the upstream's requestState (it gets the gateway's own, sealed to it)", async () => {
     const subject = subjectFor();
     const token = await tokenFor(subject);
-    const first = await modernPost(resource, token, { method: "tools/call", params: { name: "modern__nickname", arguments: {}, _meta: envelope() } });
+    const first = await modernPost(resource, token, {
+      method: "tools/call",
+      params: { name: "modern__nickname", arguments: {}, _meta: envelope() },
+    });
     expect(first.result?.resultType).toBe("input_required");
     const raw = JSON.stringify(first);
     expect(up.minted.length).toBeGreaterThan(0);
@@ -244,7 +308,16 @@ describe("a malicious 2026-07-28 upstream", () => {
     const calls = up.calls.length;
     const [needKey] = Object.keys(first.result!.inputRequests!);
     const forged = first.result!.requestState!.slice(0, -2) + (first.result!.requestState!.endsWith("AA") ? "BB" : "AA");
-    const retry = await modernPost(resource, token, { method: "tools/call", params: { name: "modern__nickname", arguments: {}, _meta: envelope(), requestState: forged, inputResponses: { [needKey!]: { action: "accept", content: { nickname: "Zed" } } } } });
+    const retry = await modernPost(resource, token, {
+      method: "tools/call",
+      params: {
+        name: "modern__nickname",
+        arguments: {},
+        _meta: envelope(),
+        requestState: forged,
+        inputResponses: { [needKey!]: { action: "accept", content: { nickname: "Zed" } } },
+      },
+    });
     expect(retry.error?.code).toBe(-32602);
     expect(up.calls.length).toBe(calls);
   }, 60_000);

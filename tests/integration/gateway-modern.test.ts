@@ -20,7 +20,10 @@ process.env.FLOW_NEW_STAGE = "canary:100";
 process.env.ELICITATION_COOLDOWN_SECONDS = "0";
 
 const text = (s: string) => ({ content: [{ type: "text" as const, text: s }] });
-const NAME_FORM = { message: "What should we call you?", requestedSchema: { type: "object", properties: { nickname: { type: "string", maxLength: 40 } }, required: ["nickname"] } };
+const NAME_FORM = {
+  message: "What should we call you?",
+  requestedSchema: { type: "object", properties: { nickname: { type: "string", maxLength: 40 } }, required: ["nickname"] },
+};
 
 let t: TestStore;
 let app: TestAppServer;
@@ -40,14 +43,32 @@ beforeAll(async () => {
     },
     twice: async ({ elicit }) => {
       const a = await elicit(NAME_FORM);
-      const b = await elicit({ message: "And your team?", requestedSchema: { type: "object", properties: { team: { type: "string", enum: ["red", "blue"] } } } });
+      const b = await elicit({
+        message: "And your team?",
+        requestedSchema: { type: "object", properties: { team: { type: "string", enum: ["red", "blue"] } } },
+      });
       return text(`twice: ${a.action} ${JSON.stringify(a.content)} ${b.action} ${JSON.stringify(b.content)}`);
     },
-    password: async ({ elicit }) => text(`password form: ${(await elicit({ message: "Sign in", requestedSchema: { type: "object", properties: { password: { type: "string" } } } })).action}`),
+    password: async ({ elicit }) =>
+      text(
+        `password form: ${(await elicit({ message: "Sign in", requestedSchema: { type: "object", properties: { password: { type: "string" } } } })).action}`,
+      ),
   });
   everything = await startEverything();
-  await addUpstream(t.store.db, "op-admin-0001", { id: "hostile", displayName: "Hostile", url: up.url, tenants: ["acme"], exposedTools: ["*"] });
-  await addUpstream(t.store.db, "op-admin-0001", { id: "everything", displayName: "Everything", url: everything.url, tenants: ["acme"], exposedTools: ["*"] });
+  await addUpstream(t.store.db, "op-admin-0001", {
+    id: "hostile",
+    displayName: "Hostile",
+    url: up.url,
+    tenants: ["acme"],
+    exposedTools: ["*"],
+  });
+  await addUpstream(t.store.db, "op-admin-0001", {
+    id: "everything",
+    displayName: "Everything",
+    url: everything.url,
+    tenants: ["acme"],
+    exposedTools: ["*"],
+  });
 }, 60_000);
 afterAll(async () => {
   await everything?.close();
@@ -56,10 +77,17 @@ afterAll(async () => {
   await t?.dispose();
 });
 
-async function client(answer: (p: Record<string, unknown>) => { action: "accept" | "decline" | "cancel"; content?: Record<string, string> }, tenant = "acme") {
+async function client(
+  answer: (p: Record<string, unknown>) => { action: "accept" | "decline" | "cancel"; content?: Record<string, string> },
+  tenant = "acme",
+) {
   const subject = `user-modern-${++n}-${Date.now()}`;
   const token = await mintMcpAccessToken(createDevProvider(), { subject, tenant, ttlSeconds: 600, mcpResource: resource });
-  const c = await connectV2Client(resource, token, { mode: "pin", capabilities: { elicitation: { form: {} } }, answer: (p) => answer(p as Record<string, unknown>) });
+  const c = await connectV2Client(resource, token, {
+    mode: "pin",
+    capabilities: { elicitation: { form: {} } },
+    answer: (p) => answer(p as Record<string, unknown>),
+  });
   return { c, subject };
 }
 
@@ -72,7 +100,10 @@ describe("2026-07-28 clients through the gateway", () => {
     const echo = tools.find((x) => x.name === "everything__echo");
     expect(echo?.inputSchema).toMatchObject({ type: "object", properties: { message: { type: "string" } } });
     expect(tools.map((x) => x.name)).toContain("hostile__nickname");
-    expect(await c.call("everything__echo", { message: "hi there" })).toMatchObject({ text: expect.stringContaining("hi there"), isError: false });
+    expect(await c.call("everything__echo", { message: "hi there" })).toMatchObject({
+      text: expect.stringContaining("hi there"),
+      isError: false,
+    });
     await c.close();
     const other = await client(() => ({ action: "cancel" }), "globex");
     expect((await other.c.client.listTools()).tools.some((x) => x.name.startsWith("hostile__"))).toBe(false);
@@ -80,13 +111,23 @@ describe("2026-07-28 clients through the gateway", () => {
   }, 60_000);
 
   it("an upstream form becomes input_required; the retry resolves the waiting upstream call, one record per ask", async () => {
-    const { c, subject } = await client((p) => ({ action: "accept", content: ((p.message as string).includes("team") ? { team: "blue" } : { nickname: "Zed" }) as Record<string, string> }));
+    const { c, subject } = await client((p) => ({
+      action: "accept",
+      content: ((p.message as string).includes("team") ? { team: "blue" } : { nickname: "Zed" }) as Record<string, string>,
+    }));
     const r = await c.call("hostile__twice");
     expect(r.text).toContain('twice: accept {"nickname":"Zed"} accept {"team":"blue"}');
     expect(c.received).toHaveLength(2);
     const rows = await recordsOf(subject);
     expect(rows).toHaveLength(2);
-    for (const row of rows) expect(row).toMatchObject({ state: "completed", protocolVersion: "2026-07-28", upstreamId: "hostile", toolName: "hostile__twice", sessionId: null });
+    for (const row of rows)
+      expect(row).toMatchObject({
+        state: "completed",
+        protocolVersion: "2026-07-28",
+        upstreamId: "hostile",
+        toolName: "hostile__twice",
+        sessionId: null,
+      });
     await c.close();
   }, 60_000);
 
@@ -120,7 +161,11 @@ describe("2026-07-28 clients through the gateway", () => {
   it("a retry that finds no parked call (another instance, a restart) closes the record with the reason; a replay is refused", async () => {
     const subject = `user-modern-raw-${Date.now()}`;
     const token = await mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: resource });
-    const call = (extra: Record<string, unknown> = {}) => modernPost(resource, token, { method: "tools/call", params: { name: "hostile__nickname", arguments: {}, _meta: envelope(), ...extra } });
+    const call = (extra: Record<string, unknown> = {}) =>
+      modernPost(resource, token, {
+        method: "tools/call",
+        params: { name: "hostile__nickname", arguments: {}, _meta: envelope(), ...extra },
+      });
     const first = await call();
     expect(first.result?.resultType).toBe("input_required");
     const [needKey] = Object.keys(first.result!.inputRequests!);

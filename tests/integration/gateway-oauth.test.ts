@@ -45,7 +45,11 @@ async function guardedUpstream(audience: () => string, issuerUrl: () => string) 
   const httpServer = http.createServer((req, res) => {
     void (async () => {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
-      const verified = token ? await jwtVerify(token, createRemoteJWKSet(new URL(`${issuerUrl()}/jwks`)), { issuer: issuerUrl(), audience: audience() }).catch(() => undefined) : undefined;
+      const verified = token
+        ? await jwtVerify(token, createRemoteJWKSet(new URL(`${issuerUrl()}/jwks`)), { issuer: issuerUrl(), audience: audience() }).catch(
+            () => undefined,
+          )
+        : undefined;
       if (!verified || revoked.has(String(verified.payload.jti))) {
         refused.push(token ?? "");
         return void res.writeHead(401, { "www-authenticate": 'Bearer error="invalid_token"' }).end();
@@ -58,9 +62,14 @@ async function guardedUpstream(audience: () => string, issuerUrl: () => string) 
       let transport = sid ? transports.get(sid) : undefined;
       if (!transport) {
         if (req.method !== "POST" || sid) return void res.writeHead(404).end();
-        transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void transports.set(id, transport!) });
+        transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => void transports.set(id, transport!),
+        });
         const server = new McpServer({ name: "guarded", version: "1" });
-        server.registerTool("echo", { inputSchema: {} }, async () => ({ content: [{ type: "text", text: `hello ${String(verified.payload.client_id)}` }] }));
+        server.registerTool("echo", { inputSchema: {} }, async () => ({
+          content: [{ type: "text", text: `hello ${String(verified.payload.client_id)}` }],
+        }));
         await server.connect(transport);
       }
       await transport.handleRequest(req, res, body);
@@ -92,9 +101,29 @@ beforeAll(async () => {
   );
   audience = up.url;
   issuer = await startClientCredentialsIssuer({ clientId: CLIENT_ID, clientSecret: SECRET, audience: up.url, ttlSeconds: 600 });
-  const auth = { kind: "oauth_client_credentials" as const, issuer: issuer.issuer, clientId: CLIENT_ID, clientSecretEnv: "UPSTREAM_SECRET_CC", scope: "tools" };
-  await addUpstream(t.store.db, "op-admin-0001", { id: "cc", displayName: "Guarded", url: up.url, auth, tenants: ["acme"], exposedTools: ["*"] });
-  await addUpstream(t.store.db, "op-admin-0001", { id: "ccwrong", displayName: "Guarded (wrong secret)", url: up.url, auth: { ...auth, clientSecretEnv: "UPSTREAM_SECRET_CC_WRONG" }, tenants: ["acme"], exposedTools: ["*"] });
+  const auth = {
+    kind: "oauth_client_credentials" as const,
+    issuer: issuer.issuer,
+    clientId: CLIENT_ID,
+    clientSecretEnv: "UPSTREAM_SECRET_CC",
+    scope: "tools",
+  };
+  await addUpstream(t.store.db, "op-admin-0001", {
+    id: "cc",
+    displayName: "Guarded",
+    url: up.url,
+    auth,
+    tenants: ["acme"],
+    exposedTools: ["*"],
+  });
+  await addUpstream(t.store.db, "op-admin-0001", {
+    id: "ccwrong",
+    displayName: "Guarded (wrong secret)",
+    url: up.url,
+    auth: { ...auth, clientSecretEnv: "UPSTREAM_SECRET_CC_WRONG" },
+    tenants: ["acme"],
+    exposedTools: ["*"],
+  });
 }, 60_000);
 afterAll(async () => {
   vi.useRealTimers();
@@ -106,7 +135,12 @@ afterAll(async () => {
 });
 
 async function client() {
-  const token = await mintMcpAccessToken(createDevProvider(), { subject: `user-cc-${++n}-${Date.now()}`, tenant: "acme", ttlSeconds: 86_400, mcpResource: resource });
+  const token = await mintMcpAccessToken(createDevProvider(), {
+    subject: `user-cc-${++n}-${Date.now()}`,
+    tenant: "acme",
+    ttlSeconds: 86_400,
+    mcpResource: resource,
+  });
   return connectClient(resource, token, { capabilities: {} });
 }
 

@@ -54,10 +54,15 @@ async function recordingUpstream() {
       let transport = sid ? transports.get(sid) : undefined;
       if (!transport) {
         if (req.method !== "POST" || sid) return void res.writeHead(404).end();
-        transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void transports.set(id, transport!) });
+        transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => void transports.set(id, transport!),
+        });
         transport.onclose = () => void (transport!.sessionId && transports.delete(transport!.sessionId));
         const server = new McpServer({ name: "pool-upstream", version: "1" });
-        server.registerTool("echo", { inputSchema: { note: z.string().optional() } }, async (args) => ({ content: [{ type: "text", text: `echo ${args.note ?? ""}` }] }));
+        server.registerTool("echo", { inputSchema: { note: z.string().optional() } }, async (args) => ({
+          content: [{ type: "text", text: `echo ${args.note ?? ""}` }],
+        }));
         server.registerTool("fail", { inputSchema: {} }, async () => {
           // Cuts every connection mid-call: a transport error on the gateway's side.
           httpServer.closeAllConnections();
@@ -73,7 +78,17 @@ async function recordingUpstream() {
             }
           });
           const r = await server.server.request(
-            { method: "elicitation/create", params: { message: `Please give ${args.field}`, requestedSchema: { type: "object", properties: { [args.field]: { type: "string", maxLength: 40 } }, required: [args.field] } } },
+            {
+              method: "elicitation/create",
+              params: {
+                message: `Please give ${args.field}`,
+                requestedSchema: {
+                  type: "object",
+                  properties: { [args.field]: { type: "string", maxLength: 40 } },
+                  required: [args.field],
+                },
+              },
+            },
             ElicitResultSchema,
             { relatedRequestId: extra.requestId, timeout: 60_000 },
           );
@@ -124,7 +139,13 @@ beforeAll(async () => {
   app = await startAppServer(t.store.db);
   resource = `${app.baseUrl}/api/mcp`;
   up = await recordingUpstream();
-  await addUpstream(t.store.db, "op-admin-0001", { id: "pool", displayName: "Pool", url: up.url, tenants: ["acme", "globex"], exposedTools: ["*"] });
+  await addUpstream(t.store.db, "op-admin-0001", {
+    id: "pool",
+    displayName: "Pool",
+    url: up.url,
+    tenants: ["acme", "globex"],
+    exposedTools: ["*"],
+  });
 }, 60_000);
 afterAll(async () => {
   await upstreamPool().closeAll();
@@ -138,7 +159,13 @@ beforeEach(async () => {
 
 async function person(opts: { subject?: string; tenant?: string; clientId?: string; answer?: (field: string) => string } = {}) {
   const subject = opts.subject ?? `user-pool-${++n}-${Date.now()}`;
-  const token = await mintMcpAccessToken(createDevProvider(), { subject, tenant: opts.tenant ?? "acme", ttlSeconds: 600, mcpResource: resource, ...(opts.clientId ? { clientId: opts.clientId } : {}) });
+  const token = await mintMcpAccessToken(createDevProvider(), {
+    subject,
+    tenant: opts.tenant ?? "acme",
+    ttlSeconds: 600,
+    mcpResource: resource,
+    ...(opts.clientId ? { clientId: opts.clientId } : {}),
+  });
   const answer = opts.answer;
   const c = await connectClient(resource, token, {
     capabilities: { elicitation: { form: {} } },
@@ -187,7 +214,9 @@ describe("never shared", () => {
     expect(new Set(sessions).size).toBe(4);
     // The second round reuses each one's own session, and each assertion names its own person.
     expect(mine.slice(4).map((s) => s.session)).toEqual(sessions);
-    expect(mine.slice(0, 4).map((s) => [claims(s).sub, claims(s).tenant])).toEqual(people.map((p, i) => [p.subject, i === 2 ? "globex" : "acme"]));
+    expect(mine.slice(0, 4).map((s) => [claims(s).sub, claims(s).tenant])).toEqual(
+      people.map((p, i) => [p.subject, i === 2 ? "globex" : "acme"]),
+    );
     expect(claims(mine[3]!).client_id).toBe("claude-code");
     expect(claims(mine[0]!).client_id).not.toBe("claude-code");
     for (const p of people) await p.c.close();
@@ -211,11 +240,17 @@ describe("eviction", () => {
     await c.call("pool__echo");
     const first = calls().at(-1)!.session;
     // No event reaches this instance's pool: only the row read at call time differs.
-    await t.store.db.update(upstreams).set({ exposedTools: ["echo", "ask", "fail"] }).where(eq(upstreams.id, "pool"));
+    await t.store.db
+      .update(upstreams)
+      .set({ exposedTools: ["echo", "ask", "fail"] })
+      .where(eq(upstreams.id, "pool"));
     await c.call("pool__echo");
     expect(calls().at(-1)!.session).not.toBe(first);
     await until(() => deletes().some((d) => d.session === first));
-    await t.store.db.update(upstreams).set({ exposedTools: ["*"] }).where(eq(upstreams.id, "pool"));
+    await t.store.db
+      .update(upstreams)
+      .set({ exposedTools: ["*"] })
+      .where(eq(upstreams.id, "pool"));
     await c.close();
   }, 60_000);
 
@@ -240,7 +275,13 @@ describe("eviction", () => {
     await removeUpstream(t.store.db, "op-admin-0001", { id: "pool" });
     await until(() => deletes().some((d) => d.session === session));
     expect(upstreamPool().stats().byUpstream.pool).toBeUndefined();
-    await addUpstream(t.store.db, "op-admin-0001", { id: "pool", displayName: row.displayName, url: row.url, tenants: row.tenants, exposedTools: row.exposedTools });
+    await addUpstream(t.store.db, "op-admin-0001", {
+      id: "pool",
+      displayName: row.displayName,
+      url: row.url,
+      tenants: row.tenants,
+      exposedTools: row.exposedTools,
+    });
     await c.close();
   }, 60_000);
 
@@ -276,7 +317,10 @@ describe("eviction", () => {
 describe("bounds", () => {
   it("the pool holds at most maxSessions, closes the least recently used idle one, and closes idle and too-old sessions on its sweep", async () => {
     let now = 1_000_000;
-    const pool = new UpstreamPool(() => ({ maxSessions: 2, idleMs: 60_000, maxAgeMs: 300_000 }), () => now);
+    const pool = new UpstreamPool(
+      () => ({ maxSessions: 2, idleMs: 60_000, maxAgeMs: 300_000 }),
+      () => now,
+    );
     const row = (await getUpstream(t.store.db, "pool"))!;
     const who = (s: string) => ({ subject: s, tenant: "acme", upstreamId: "pool", clientId: "" });
     const use = async (s: string) => {
@@ -351,8 +395,12 @@ describe("concurrent calls on one pooled session", () => {
     expect(mine).toHaveLength(2);
     expect(mine[0]!.session).toBe(mine[1]!.session);
     // The form for alpha was shown only to client a, bravo's only to client b.
-    expect(a.c.received.map((r) => Object.keys((r as { requestedSchema: { properties: object } }).requestedSchema.properties))).toEqual([["alpha"]]);
-    expect(b.c.received.map((r) => Object.keys((r as { requestedSchema: { properties: object } }).requestedSchema.properties))).toEqual([["bravo"]]);
+    expect(a.c.received.map((r) => Object.keys((r as { requestedSchema: { properties: object } }).requestedSchema.properties))).toEqual([
+      ["alpha"],
+    ]);
+    expect(b.c.received.map((r) => Object.keys((r as { requestedSchema: { properties: object } }).requestedSchema.properties))).toEqual([
+      ["bravo"],
+    ]);
     // And each record names its own downstream call.
     const rows = await t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
     const byField = Object.fromEntries(rows.map((r) => [r.fieldNames[0], r]));

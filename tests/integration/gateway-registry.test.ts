@@ -26,11 +26,19 @@ afterAll(async () => {
   await t?.dispose();
 });
 
-const auditFor = (id: string) => t.store.db.select().from(auditLog).where(and(eq(auditLog.targetType, "upstream"), eq(auditLog.targetId, id)));
+const auditFor = (id: string) =>
+  t.store.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.targetType, "upstream"), eq(auditLog.targetId, id)));
 
 describe("upstream registry", () => {
   it("add, update and remove are each audited; a duplicate or a missing id changes nothing", async () => {
-    await addUpstream(t.store.db, ADMIN, { id: "tickets", ...base, auth: { kind: "header", header: "Authorization", secretEnv: "UPSTREAM_SECRET_TICKETS", prefix: "Bearer " } });
+    await addUpstream(t.store.db, ADMIN, {
+      id: "tickets",
+      ...base,
+      auth: { kind: "header", header: "Authorization", secretEnv: "UPSTREAM_SECRET_TICKETS", prefix: "Bearer " },
+    });
     await expect(addUpstream(t.store.db, ADMIN, { id: "tickets", ...base })).rejects.toThrow(UpstreamError);
     await updateUpstream(t.store.db, ADMIN, { id: "tickets", tenants: ["acme", "initech"] });
     await updateUpstream(t.store.db, ADMIN, { id: "tickets", tenants: ["initech", "acme"] }); // the same set: no change, no entry
@@ -47,8 +55,18 @@ describe("upstream registry", () => {
 
   it("apply makes the registry equal to the file, and applying it again changes and audits nothing", async () => {
     await addUpstream(t.store.db, ADMIN, { id: "stale", ...base });
-    const file = { upstreams: [{ id: "alpha", ...base }, { id: "beta", ...base, tenants: ["globex"] }] };
-    expect(await applyUpstreams(t.store.db, ADMIN, file)).toEqual({ added: ["alpha", "beta"], updated: [], removed: ["stale"], unchanged: [] });
+    const file = {
+      upstreams: [
+        { id: "alpha", ...base },
+        { id: "beta", ...base, tenants: ["globex"] },
+      ],
+    };
+    expect(await applyUpstreams(t.store.db, ADMIN, file)).toEqual({
+      added: ["alpha", "beta"],
+      updated: [],
+      removed: ["stale"],
+      unchanged: [],
+    });
     const before = (await t.store.db.select().from(auditLog).where(like(auditLog.action, "upstream.%"))).length;
     expect(await applyUpstreams(t.store.db, ADMIN, file)).toEqual({ added: [], updated: [], removed: [], unchanged: ["alpha", "beta"] });
     expect((await t.store.db.select().from(auditLog).where(like(auditLog.action, "upstream.%"))).length).toBe(before);
@@ -59,16 +77,38 @@ describe("upstream registry", () => {
 
   it("a file naming one upstream twice, or with a bad entry, changes nothing", async () => {
     const before = await t.store.db.select().from(upstreams);
-    await expect(applyUpstreams(t.store.db, ADMIN, { upstreams: [{ id: "gamma", ...base }, { id: "gamma", ...base }] })).rejects.toThrow(/twice/);
-    await expect(applyUpstreams(t.store.db, ADMIN, { upstreams: [{ id: "gamma", ...base }, { id: "delta", ...base, url: "http://169.254.169.254/" }] })).rejects.toThrow();
+    await expect(
+      applyUpstreams(t.store.db, ADMIN, {
+        upstreams: [
+          { id: "gamma", ...base },
+          { id: "gamma", ...base },
+        ],
+      }),
+    ).rejects.toThrow(/twice/);
+    await expect(
+      applyUpstreams(t.store.db, ADMIN, {
+        upstreams: [
+          { id: "gamma", ...base },
+          { id: "delta", ...base, url: "http://169.254.169.254/" },
+        ],
+      }),
+    ).rejects.toThrow();
     expect(await t.store.db.select().from(upstreams)).toEqual(before);
   });
 
   it("only admins may manage upstreams; a denial is audited", async () => {
-    await expect(authorize(t.store.db, "op-operator-gw", addUpstreamAction.permission, { type: "upstream", id: "x" })).rejects.toThrow(AuthError);
-    const denied = await t.store.db.select().from(auditLog).where(and(eq(auditLog.action, "access.denied"), eq(auditLog.actorId, "op-operator-gw")));
+    await expect(authorize(t.store.db, "op-operator-gw", addUpstreamAction.permission, { type: "upstream", id: "x" })).rejects.toThrow(
+      AuthError,
+    );
+    const denied = await t.store.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "access.denied"), eq(auditLog.actorId, "op-operator-gw")));
     expect(denied.some((d) => (d.detail as { permission: string }).permission === "upstreams.manage")).toBe(true);
-    await expect(authorize(t.store.db, ADMIN, addUpstreamAction.permission, { type: "upstream", id: "x" })).resolves.toMatchObject({ subject: ADMIN, roles: expect.arrayContaining(["admin"]) });
+    await expect(authorize(t.store.db, ADMIN, addUpstreamAction.permission, { type: "upstream", id: "x" })).resolves.toMatchObject({
+      subject: ADMIN,
+      roles: expect.arrayContaining(["admin"]),
+    });
   });
 
   it("the demo starts server-everything and registers it for acme with its flows open to the demo profiles", async () => {

@@ -49,18 +49,36 @@ beforeAll(async () => {
         granted++;
         await complete(id);
       };
-      throw new UrlElicitationRequiredError([{ mode: "url", message: "Connect your account first", url: String(args.note), elicitationId: id }]);
+      throw new UrlElicitationRequiredError([
+        { mode: "url", message: "Connect your account first", url: String(args.note), elicitationId: id },
+      ]);
     },
     // Completes at once and still answers -32042 on the retry: the loop the spec warns of.
     again: async ({ complete }) => {
       setTimeout(() => void complete("up-again").catch(() => {}), 50);
-      throw new UrlElicitationRequiredError([{ mode: "url", message: "Again", url: "https://github.com/login/device", elicitationId: "up-again" }]);
+      throw new UrlElicitationRequiredError([
+        { mode: "url", message: "Again", url: "https://github.com/login/device", elicitationId: "up-again" },
+      ]);
     },
     malformed: async () => {
-      throw new McpError(-32042, "URL elicitation required", { elicitations: Array.from({ length: 5 }, (_, i) => ({ mode: "url", message: "m", url: "https://github.com/x", elicitationId: `e${i}` })) });
+      throw new McpError(-32042, "URL elicitation required", {
+        elicitations: Array.from({ length: 5 }, (_, i) => ({
+          mode: "url",
+          message: "m",
+          url: "https://github.com/x",
+          elicitationId: `e${i}`,
+        })),
+      });
     },
   });
-  await addUpstream(t.store.db, "op-admin-0001", { id: "linky", displayName: "Linky", url: up.url, tenants: ["acme"], exposedTools: ["*"], urlOrigins: ["https://github.com"] });
+  await addUpstream(t.store.db, "op-admin-0001", {
+    id: "linky",
+    displayName: "Linky",
+    url: up.url,
+    tenants: ["acme"],
+    exposedTools: ["*"],
+    urlOrigins: ["https://github.com"],
+  });
 }, 60_000);
 afterAll(async () => {
   await up?.close();
@@ -97,7 +115,14 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
       expect(c.received[0]).toMatchObject({ mode: "url", url: "https://github.com/login/device", message: "Connect your account first" });
       // The client sees the gateway's record id, never the upstream's elicitation id (2026-07-28 has none).
       if (revision === "2025-11-25") expect(c.received[0]!.elicitationId).toBe(row!.id);
-      expect(row).toMatchObject({ mode: "url", routeDecision: "url", state: "completed", upstreamId: "linky", targetOrigin: "https://github.com", protocolVersion: revision });
+      expect(row).toMatchObject({
+        mode: "url",
+        routeDecision: "url",
+        state: "completed",
+        upstreamId: "linky",
+        targetOrigin: "https://github.com",
+        protocolVersion: revision,
+      });
       expect(row!.upstreamRequestId).toMatch(/^-32042:up-link-\d+$/);
       await c.close();
     }, 60_000);
@@ -115,7 +140,11 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
       expect(rows[0]!.routeReason).toContain("URL check");
       // Its history is written; the refused link itself is stored nowhere (records, events, audit log).
       expect(await t.store.db.select().from(elicitationEvents).where(eq(elicitationEvents.recordId, rows[0]!.id))).not.toHaveLength(0);
-      const dump = JSON.stringify(await t.store.db.execute(sql`select (select json_agg(r)::text from elicitation_records r) || (select json_agg(e)::text from elicitation_events e) || (select coalesce(json_agg(a)::text, '') from audit_log a) as all`));
+      const dump = JSON.stringify(
+        await t.store.db.execute(
+          sql`select (select json_agg(r)::text from elicitation_records r) || (select json_agg(e)::text from elicitation_events e) || (select coalesce(json_agg(a)::text, '') from audit_log a) as all`,
+        ),
+      );
       expect(dump).not.toContain("g\u0456thub");
       await c.close();
     }, 60_000);

@@ -20,25 +20,45 @@ async function user(tenant = "acme", subject = `user-args-${++n}-${Date.now()}`)
 const records = (subject: string) => mcp.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
 
 type Kind = "v1" | "v2-pinned";
-async function client(kind: Kind, token: string, capabilities: Record<string, unknown>, answer?: () => { action: "accept" | "decline" | "cancel" }) {
-  return kind === "v1" ? connectClient(mcp.resource, token, { capabilities, answer }) : connectV2Client(mcp.resource, token, { mode: "pin", capabilities, answer });
+async function client(
+  kind: Kind,
+  token: string,
+  capabilities: Record<string, unknown>,
+  answer?: () => { action: "accept" | "decline" | "cancel" },
+) {
+  return kind === "v1"
+    ? connectClient(mcp.resource, token, { capabilities, answer })
+    : connectV2Client(mcp.resource, token, { mode: "pin", capabilities, answer });
 }
 
-const HINT = "call generate_report again with the arguments environment (staging or production), format (pdf or csv); optionally from (YYYY-MM-DD), to (YYYY-MM-DD), title";
+const HINT =
+  "call generate_report again with the arguments environment (staging or production), format (pdf or csv); optionally from (YYYY-MM-DD), to (YYYY-MM-DD), title";
 
 describe.each(["v1", "v2-pinned"] as const)("form fields as arguments, %s client", (kind) => {
   it("a client with no form mode can pass the fields as arguments: report generated, nothing asked, no elicitation record", async () => {
     const u = await user();
     const c = await client(kind, u.token, {});
     const r = await c.call("generate_report", { environment: "production", format: "csv", from: "2026-10-01", to: "2026-10-31" });
-    expect(r.structured).toMatchObject({ outcome: "completed", record: null, report: { environment: "production", format: "csv", from: "2026-10-01", to: "2026-10-31", region: "eu-west-1" } });
+    expect(r.structured).toMatchObject({
+      outcome: "completed",
+      record: null,
+      report: { environment: "production", format: "csv", from: "2026-10-01", to: "2026-10-31", region: "eu-west-1" },
+    });
     expect(await records(u.subject)).toHaveLength(0);
     await c.close();
   });
 
   it.each([
-    ["a domain rule (to before from)", { environment: "staging", format: "pdf", from: "2026-10-31", to: "2026-10-01" }, { field: "to", keyword: "order" }],
-    ["a credential shape in the title", { environment: "staging", format: "pdf", title: "ghp_8fK2mQ9xL4vR7tZ1wN6pB3sD5hJ0yC2eA9uX" }, { field: "title" }],
+    [
+      "a domain rule (to before from)",
+      { environment: "staging", format: "pdf", from: "2026-10-31", to: "2026-10-01" },
+      { field: "to", keyword: "order" },
+    ],
+    [
+      "a credential shape in the title",
+      { environment: "staging", format: "pdf", title: "ghp_8fK2mQ9xL4vR7tZ1wN6pB3sD5hJ0yC2eA9uX" },
+      { field: "title" },
+    ],
     ["a required field missing", { environment: "staging" }, { field: "format", keyword: "required" }],
   ])("refuses %s exactly as a form answer would be refused, and generates nothing", async (_name, args, issue) => {
     const u = await user();
@@ -67,7 +87,9 @@ describe.each(["v1", "v2-pinned"] as const)("form fields as arguments, %s client
   it("a value outside the listed enum is refused before anything runs", async () => {
     const u = await user();
     const c = await client(kind, u.token, {});
-    const r = await c.call("generate_report", { environment: "moon", format: "csv" }).catch((err: unknown) => ({ isError: true, text: String(err), structured: {} as Record<string, unknown> }));
+    const r = await c
+      .call("generate_report", { environment: "moon", format: "csv" })
+      .catch((err: unknown) => ({ isError: true, text: String(err), structured: {} as Record<string, unknown> }));
     expect(r.isError).toBe(true);
     expect(r.structured.report).toBeUndefined();
     expect(await records(u.subject)).toHaveLength(0);
@@ -93,7 +115,9 @@ describe.each(["v1", "v2-pinned"] as const)("form fields as arguments, %s client
     const u = await user();
     const c = await client(kind, u.token, { elicitation: { form: {} } }, () => ({ action: "cancel" }));
     const first = await c.call("generate_report");
-    expect(first.text).toBe(`The request was cancelled. Nothing was done. You will not be asked again for 5 minutes. To go ahead sooner, ${HINT}.`);
+    expect(first.text).toBe(
+      `The request was cancelled. Nothing was done. You will not be asked again for 5 minutes. To go ahead sooner, ${HINT}.`,
+    );
     const again = await c.call("generate_report");
     expect(again.structured).toMatchObject({ outcome: "repeat_prevented" });
     expect(again.text).toContain(`To go ahead sooner, ${HINT}.`);
@@ -146,7 +170,8 @@ describe("prototype keys in arguments (2026-07-28, hand-built)", () => {
       const args = JSON.parse(`{"environment":"staging","format":"pdf","${key}":{"polluted":true}}`) as Record<string, unknown>;
       const r = await callTool(mcp.resource, u.token, "generate_report", { args, capabilities: {} });
       // Refused as an unknown argument by the closed input schema, or dropped before the tool runs; never used, never polluting.
-      if (r.result?.isError !== true) expect(r.result).toMatchObject({ structuredContent: { report: { environment: "staging", format: "pdf", title: null } } });
+      if (r.result?.isError !== true)
+        expect(r.result).toMatchObject({ structuredContent: { report: { environment: "staging", format: "pdf", title: null } } });
       else expect(JSON.stringify(r.result!.content)).toMatch(/Input validation error: Invalid arguments for tool generate_report/);
       expect(JSON.stringify(r.result)).not.toContain("polluted");
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -160,9 +185,15 @@ describe("a pending connect record and a client without URL mode", () => {
     const alice = { subject: "user-alice-1001", tenant: "acme" };
     await mcp.db.delete(vaultSecrets);
     await mcp.db.delete(downstreamConnections).where(eq(downstreamConnections.subject, alice.subject));
-    await mcp.db.update(elicitationRecords).set({ state: "expired" }).where(and(eq(elicitationRecords.subject, alice.subject), eq(elicitationRecords.mode, "url")));
+    await mcp.db
+      .update(elicitationRecords)
+      .set({ state: "expired" })
+      .where(and(eq(elicitationRecords.subject, alice.subject), eq(elicitationRecords.mode, "url")));
     const u = await user(alice.tenant, alice.subject);
-    const withUrl = await connectClient(mcp.resource, u.token, { capabilities: { elicitation: { url: {} } }, answer: () => ({ action: "accept" }) });
+    const withUrl = await connectClient(mcp.resource, u.token, {
+      capabilities: { elicitation: { url: {} } },
+      answer: () => ({ action: "accept" }),
+    });
     const first = await withUrl.call("list_repositories");
     const id = String(first.structured.elicitationId);
     const before = (await records(alice.subject)).length;
@@ -170,7 +201,9 @@ describe("a pending connect record and a client without URL mode", () => {
       const noUrl = await client(kind, u.token, { elicitation: { form: {} } });
       const r = await noUrl.call("list_repositories");
       expect(r.structured).toMatchObject({ outcome: "connect_pending", elicitationId: id, connectUrl: `${mcp.baseUrl}/connect/${id}` });
-      expect(r.text).toBe(`Open ${mcp.baseUrl}/connect/${id} in your browser to connect Demo Git (you sign in there, not here), then call list_repositories again. Nothing was done yet.`);
+      expect(r.text).toBe(
+        `Open ${mcp.baseUrl}/connect/${id} in your browser to connect Demo Git (you sign in there, not here), then call list_repositories again. Nothing was done yet.`,
+      );
       await noUrl.close();
     }
     expect((await records(alice.subject)).length).toBe(before);

@@ -17,7 +17,12 @@ const subject = `user-bad-bodies-${Date.now()}`;
 beforeAll(async () => {
   t = await createTestStore();
   app = await startAppServer(t.store.db);
-  token = await mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: `${app.baseUrl}/api/mcp` });
+  token = await mintMcpAccessToken(createDevProvider(), {
+    subject,
+    tenant: "acme",
+    ttlSeconds: 600,
+    mcpResource: `${app.baseUrl}/api/mcp`,
+  });
 });
 afterAll(async () => {
   await app?.close();
@@ -25,12 +30,19 @@ afterAll(async () => {
 });
 
 const post = (body: string) =>
-  fetch(`${app.baseUrl}/api/mcp`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body });
+  fetch(`${app.baseUrl}/api/mcp`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body,
+  });
 
 describe("/api/mcp and hostile bodies", () => {
   it.each([
     ["5,000 nested arrays (10 KB)", "[".repeat(5000) + "]".repeat(5000)],
-    ["20,000 nested objects inside params", `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}}`],
+    [
+      "20,000 nested objects inside params",
+      `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}}`,
+    ],
   ])("%s: a clear 400, not a 500", async (_name, body) => {
     const res = await post(body);
     expect(res.status).toBe(400);
@@ -38,7 +50,12 @@ describe("/api/mcp and hostile bodies", () => {
   });
 
   it("a 500,000-character client name opens a session with the name stored bounded, never a 500", async () => {
-    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "n".repeat(500_000), version: "v".repeat(100_000) } } };
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "n".repeat(500_000), version: "v".repeat(100_000) } },
+    };
     const res = await post(JSON.stringify(init));
     expect(res.status).toBe(200);
     await res.body?.cancel();

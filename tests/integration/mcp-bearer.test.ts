@@ -34,9 +34,21 @@ const good = (subject = "user-alice-1001", tenant = "acme", ttlSeconds = 300) =>
 
 async function forged(claims: Record<string, unknown>, opts: { key?: "issuer" | "stranger"; typ?: string } = {}): Promise<string> {
   const jwk = devJwks().keys[0] as JWK & { kid: string };
-  const key = opts.key === "stranger" ? crypto.generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey : await importJWK(jwk, "RS256");
+  const key =
+    opts.key === "stranger" ? crypto.generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey : await importJWK(jwk, "RS256");
   const now = Math.floor(Date.now() / 1000);
-  const body = { iss: issuer, aud: resource, sub: "user-alice-1001", tenant: "acme", scope: "mcp", client_id: "x", iat: now, exp: now + 300, jti: crypto.randomUUID(), ...claims };
+  const body = {
+    iss: issuer,
+    aud: resource,
+    sub: "user-alice-1001",
+    tenant: "acme",
+    scope: "mcp",
+    client_id: "x",
+    iat: now,
+    exp: now + 300,
+    jti: crypto.randomUUID(),
+    ...claims,
+  };
   for (const [k, v] of Object.entries(body)) if (v === undefined) delete (body as Record<string, unknown>)[k];
   return new SignJWT(body).setProtectedHeader({ alg: "RS256", typ: opts.typ ?? "at+jwt", kid: jwk.kid }).sign(key);
 }
@@ -44,8 +56,17 @@ async function forged(claims: Record<string, unknown>, opts: { key?: "issuer" | 
 const initialize = (token?: string) =>
   fetch(resource, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    }),
   });
 
 describe("MCP bearer authorization", () => {
@@ -82,22 +103,45 @@ describe("MCP bearer authorization", () => {
   it("accepts a good token from the issuer; its sub and tenant reach the tool and the session record", async () => {
     const token = await good("user-mallory-2001", "globex");
     const client = new Client({ name: "bearer-test", version: "1.0.0" }, { capabilities: { elicitation: {} } });
-    const transport = new StreamableHTTPClientTransport(new URL(resource), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(resource), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
     await client.connect(transport);
     const result = await client.callTool({ name: "describe_capabilities", arguments: {} });
-    expect(result.structuredContent).toMatchObject({ subject: "user-mallory-2001", tenant: "globex", modes: { form: true, url: false }, declaredElicitation: {} });
+    expect(result.structuredContent).toMatchObject({
+      subject: "user-mallory-2001",
+      tenant: "globex",
+      modes: { form: true, url: false },
+      declaredElicitation: {},
+    });
     const session = await getSession(t.store.db, transport.sessionId!);
-    expect(session).toMatchObject({ subject: "user-mallory-2001", tenantId: "globex", clientName: "bearer-test", protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, formDeclared: true, urlDeclared: false });
+    expect(session).toMatchObject({
+      subject: "user-mallory-2001",
+      tenantId: "globex",
+      clientName: "bearer-test",
+      protocolVersion: "2025-11-25",
+      capabilities: { elicitation: {} },
+      formDeclared: true,
+      urlDeclared: false,
+    });
     await client.close();
   });
 
   it("does not let another user's token drive an existing session", async () => {
     const client = new Client({ name: "owner", version: "1" }, { capabilities: {} });
-    const transport = new StreamableHTTPClientTransport(new URL(resource), { requestInit: { headers: { authorization: `Bearer ${await good()}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(resource), {
+      requestInit: { headers: { authorization: `Bearer ${await good()}` } },
+    });
     await client.connect(transport);
     const res = await fetch(resource, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${await good("user-bob-1002", "acme")}`, "mcp-session-id": transport.sessionId!, "mcp-protocol-version": "2025-11-25" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${await good("user-bob-1002", "acme")}`,
+        "mcp-session-id": transport.sessionId!,
+        "mcp-protocol-version": "2025-11-25",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "describe_capabilities", arguments: {} } }),
     });
     expect(res.status).toBe(404);
@@ -105,7 +149,11 @@ describe("MCP bearer authorization", () => {
   });
 
   it("answers a malformed body with a JSON-RPC parse error and creates no session", async () => {
-    const res = await fetch(resource, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${await good()}` }, body: "{ nope" });
+    const res = await fetch(resource, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${await good()}` },
+      body: "{ nope",
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe(-32700);
   });

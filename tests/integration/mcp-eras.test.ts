@@ -34,7 +34,12 @@ interface AnyClient {
   close(): Promise<void>;
 }
 
-async function connect(kind: ClientKind, token: string, capabilities: Record<string, unknown>, answer: (p: Params) => Answer | Promise<Answer>): Promise<AnyClient> {
+async function connect(
+  kind: ClientKind,
+  token: string,
+  capabilities: Record<string, unknown>,
+  answer: (p: Params) => Answer | Promise<Answer>,
+): Promise<AnyClient> {
   const name = `${kind}-client-${++n}`;
   if (kind === "v1") return connectClient(mcp.resource, token, { name, capabilities, answer: (p) => answer(p as Params) });
   const mode = kind === "v2-pinned" ? "pin" : kind === "v2-auto" ? "auto" : "legacy";
@@ -57,7 +62,10 @@ describe.each(KINDS)("form mode, %s client", (kind, protocolVersion) => {
     const r = await c.call("generate_report");
     expect(r.structured).toMatchObject({ outcome: "completed", report: { environment: "production", format: "csv", region: "eu-west-1" } });
     expect(c.received).toHaveLength(1);
-    expect(c.received[0]).toMatchObject({ message: expect.stringContaining("Choose the report"), requestedSchema: { required: ["environment", "format"] } });
+    expect(c.received[0]).toMatchObject({
+      message: expect.stringContaining("Choose the report"),
+      requestedSchema: { required: ["environment", "format"] },
+    });
     const rows = await records(u.subject);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ state: "completed", protocolVersion, routeDecision: "form", mode: "form" });
@@ -94,7 +102,10 @@ describe.each(KINDS)("form mode, %s client", (kind, protocolVersion) => {
 
   it("an invalid answer is refused by the server's own validation, recorded by field and keyword only", async () => {
     const u = await freshUser();
-    const c = await connect(kind, u.token, { elicitation: { form: {} } }, () => ({ action: "accept", content: { environment: "production", format: "docx" } }));
+    const c = await connect(kind, u.token, { elicitation: { form: {} } }, () => ({
+      action: "accept",
+      content: { environment: "production", format: "docx" },
+    }));
     const r = await c.call("generate_report");
     expect(r.isError).toBe(true);
     expect(r.structured).toMatchObject({ outcome: "invalid" });
@@ -107,7 +118,10 @@ describe.each(KINDS)("form mode, %s client", (kind, protocolVersion) => {
 
   it("a domain rule refuses an answer the schema allows (to before from)", async () => {
     const u = await freshUser();
-    const c = await connect(kind, u.token, { elicitation: { form: {} } }, () => ({ action: "accept", content: { environment: "staging", format: "pdf", from: "2026-10-31", to: "2026-10-01" } }));
+    const c = await connect(kind, u.token, { elicitation: { form: {} } }, () => ({
+      action: "accept",
+      content: { environment: "staging", format: "pdf", from: "2026-10-31", to: "2026-10-01" },
+    }));
     const r = await c.call("generate_report");
     expect(r.structured).toMatchObject({ outcome: "invalid", errors: [{ field: "to", keyword: "order" }] });
     expect(await records(u.subject)).toMatchObject([{ state: "validation_failed", protocolVersion }]);
@@ -120,9 +134,13 @@ const ALICE = { subject: "user-alice-1001", tenant: "acme" };
 async function resetAlice() {
   await mcp.db.delete(vaultSecrets);
   await mcp.db.delete(downstreamConnections).where(eq(downstreamConnections.subject, ALICE.subject));
-  await mcp.db.update(elicitationRecords).set({ state: "expired" }).where(and(eq(elicitationRecords.subject, ALICE.subject), eq(elicitationRecords.mode, "url")));
+  await mcp.db
+    .update(elicitationRecords)
+    .set({ state: "expired" })
+    .where(and(eq(elicitationRecords.subject, ALICE.subject), eq(elicitationRecords.mode, "url")));
 }
-const grants = async () => (await mcp.db.select().from(downstreamConnections).where(eq(downstreamConnections.subject, ALICE.subject))).length;
+const grants = async () =>
+  (await mcp.db.select().from(downstreamConnections).where(eq(downstreamConnections.subject, ALICE.subject))).length;
 
 /** What the person does in the browser: the connect page's Continue, the provider's sign-in, the callback. */
 async function browserConnect(connectUrl: string) {
@@ -184,7 +202,11 @@ describe.each(KINDS)("URL mode, %s client", (kind, protocolVersion) => {
     const rows = await mcp.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, ALICE.subject));
     expect(JSON.stringify(rows)).not.toContain(canary);
     expect(outcome).toMatchObject({ outcome: "connect_pending" });
-    expect(await getRecord(mcp.db, String(outcome.elicitationId))).toMatchObject({ state: "accepted", protocolVersion, droppedContentCount: 1 });
+    expect(await getRecord(mcp.db, String(outcome.elicitationId))).toMatchObject({
+      state: "accepted",
+      protocolVersion,
+      droppedContentCount: 1,
+    });
     expect(await grants()).toBe(0);
     await c.close();
   });
@@ -201,7 +223,10 @@ describe.each(KINDS)("URL mode, %s client", (kind, protocolVersion) => {
     expect(retry.structured).toMatchObject({ outcome: "connect_pending", elicitationId: id, reused: true });
     const urls = c.received.map((p) => String(p.url));
     expect(urls).toEqual([`${mcp.baseUrl}/connect/${id}`, `${mcp.baseUrl}/connect/${id}`]);
-    const live = await mcp.db.select().from(elicitationRecords).where(and(eq(elicitationRecords.subject, ALICE.subject), eq(elicitationRecords.state, "accepted")));
+    const live = await mcp.db
+      .select()
+      .from(elicitationRecords)
+      .where(and(eq(elicitationRecords.subject, ALICE.subject), eq(elicitationRecords.state, "accepted")));
     expect(live).toHaveLength(1);
     await c.close();
   });
@@ -211,13 +236,32 @@ describe("the console's clients view knows both eras", () => {
   it("lists a 2026-07-28-only client (no session) and a 2025-11-25 client, each with the revision it spoke", async () => {
     const u = await freshUser();
     const answer = () => ({ action: "accept" as const, content: VALID });
-    const modern = await connectV2Client(mcp.resource, u.token, { mode: "pin", name: "era-view-modern", capabilities: { elicitation: { form: {} } }, answer });
-    const legacy = await connectClient(mcp.resource, u.token, { name: "era-view-legacy", capabilities: { elicitation: { form: {} } }, answer });
+    const modern = await connectV2Client(mcp.resource, u.token, {
+      mode: "pin",
+      name: "era-view-modern",
+      capabilities: { elicitation: { form: {} } },
+      answer,
+    });
+    const legacy = await connectClient(mcp.resource, u.token, {
+      name: "era-view-legacy",
+      capabilities: { elicitation: { form: {} } },
+      answer,
+    });
     await modern.call("generate_report");
     await legacy.call("generate_report");
     const rows = await clientCompatibility(mcp.db);
-    expect(rows.find((r) => r.name === "era-view-modern")).toMatchObject({ sessions: 0, records: 1, completed: 1, revisions: ["2026-07-28"] });
-    expect(rows.find((r) => r.name === "era-view-legacy")).toMatchObject({ sessions: 1, records: 1, completed: 1, revisions: ["2025-11-25"] });
+    expect(rows.find((r) => r.name === "era-view-modern")).toMatchObject({
+      sessions: 0,
+      records: 1,
+      completed: 1,
+      revisions: ["2026-07-28"],
+    });
+    expect(rows.find((r) => r.name === "era-view-legacy")).toMatchObject({
+      sessions: 1,
+      records: 1,
+      completed: 1,
+      revisions: ["2025-11-25"],
+    });
     await modern.close();
     await legacy.close();
   });

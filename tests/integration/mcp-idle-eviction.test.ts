@@ -33,7 +33,8 @@ afterAll(async () => {
   await t?.dispose();
 });
 
-const token = (subject: string) => mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: resource });
+const token = (subject: string) =>
+  mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: resource });
 const row = async (id: string) => (await t.store.db.select().from(mcpSessions).where(eq(mcpSessions.id, id)))[0];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -46,7 +47,13 @@ async function session(tok: string, answer?: Parameters<typeof connectClient>[2]
 function rawCall(tok: string, sid: string, id: number) {
   return fetch(resource, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${tok}`, "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${tok}`,
+      "mcp-session-id": sid,
+      "mcp-protocol-version": "2025-11-25",
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" }),
   });
 }
@@ -58,9 +65,12 @@ describe("idle eviction", () => {
     const b = await session(tok);
     const ids = [a.transport.sessionId!, b.transport.sessionId!];
     expect(ids.every((id) => liveSessions().has(id))).toBe(true);
-    await vi.waitFor(async () => {
-      for (const id of ids) expect((await row(id))?.closedAt).toBeInstanceOf(Date);
-    }, { timeout: 20_000, interval: 200 });
+    await vi.waitFor(
+      async () => {
+        for (const id of ids) expect((await row(id))?.closedAt).toBeInstanceOf(Date);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
     expect(ids.some((id) => liveSessions().has(id))).toBe(false);
     const res = await rawCall(tok, ids[0]!, 55);
     expect(res.status).toBe(404);

@@ -25,12 +25,20 @@ describe("lifecycle", () => {
     const r = await modernPost(mcp.resource, u.token, { id: "d-1", method: "server/discover", params: { _meta: envelope() } });
     expect(r.status).toBe(200);
     expect(r.id).toBe("d-1");
-    expect(r.result).toMatchObject({ supportedVersions: [MODERN], capabilities: { tools: {} }, _meta: { "io.modelcontextprotocol/serverInfo": { name: "elicitation-gateway" } } });
+    expect(r.result).toMatchObject({
+      supportedVersions: [MODERN],
+      capabilities: { tools: {} },
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "elicitation-gateway" } },
+    });
   });
 
   it("a 2025-era request without a session is still told to initialize (the legacy path is unchanged)", async () => {
     const u = await user();
-    const res = await fetch(mcp.resource, { method: "POST", headers: { authorization: `Bearer ${u.token}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: "legacy-1", method: "tools/list", params: {} }) });
+    const res = await fetch(mcp.resource, {
+      method: "POST",
+      headers: { authorization: `Bearer ${u.token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: "legacy-1", method: "tools/list", params: {} }),
+    });
     expect(res.status).toBe(400);
     // The error answers the request it refuses: its id, not null.
     expect(await res.json()).toMatchObject({ id: "legacy-1", error: { code: -32600, message: "no session: send initialize first" } });
@@ -38,44 +46,79 @@ describe("lifecycle", () => {
 
   it("an unknown (or someone else's) session is refused with the request's id", async () => {
     const u = await user();
-    const res = await fetch(mcp.resource, { method: "POST", headers: { authorization: `Bearer ${u.token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": "no-such-session" }, body: JSON.stringify({ jsonrpc: "2.0", id: 42, method: "tools/list", params: {} }) });
+    const res = await fetch(mcp.resource, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${u.token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": "no-such-session",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 42, method: "tools/list", params: {} }),
+    });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ id: 42, error: { code: -32001, message: "session not found" } });
   });
 
-  it.each(["initialize", "ping", "elicitation/create", "notifications/elicitation/complete", "tasks/get", "no/such/method"])("%s is not a method of this revision: -32601 with the request id", async (method) => {
-    const u = await user();
-    const r = await modernPost(mcp.resource, u.token, { id: 77, method, params: { _meta: envelope() } });
-    expect(r.status).toBe(404);
-    expect(r).toMatchObject({ id: 77, error: { code: -32601 } });
-  });
+  it.each(["initialize", "ping", "elicitation/create", "notifications/elicitation/complete", "tasks/get", "no/such/method"])(
+    "%s is not a method of this revision: -32601 with the request id",
+    async (method) => {
+      const u = await user();
+      const r = await modernPost(mcp.resource, u.token, { id: 77, method, params: { _meta: envelope() } });
+      expect(r.status).toBe(404);
+      expect(r).toMatchObject({ id: 77, error: { code: -32601 } });
+    },
+  );
 });
 
 describe("envelope and header checks", () => {
   it("an unsupported protocol version is -32022, naming the supported one", async () => {
     const u = await user();
-    const r = await modernPost(mcp.resource, u.token, { id: 5, method: "tools/list", params: { _meta: envelope(undefined, "2099-01-01") } }, { "mcp-protocol-version": "2099-01-01" });
+    const r = await modernPost(
+      mcp.resource,
+      u.token,
+      { id: 5, method: "tools/list", params: { _meta: envelope(undefined, "2099-01-01") } },
+      { "mcp-protocol-version": "2099-01-01" },
+    );
     expect(r.status).toBe(400);
     expect(r).toMatchObject({ id: 5, error: { code: -32022, data: { supported: [MODERN], requested: "2099-01-01" } } });
   });
 
   it("a header that disagrees with the envelope is -32020", async () => {
     const u = await user();
-    const r = await modernPost(mcp.resource, u.token, { id: 6, method: "tools/list", params: { _meta: envelope() } }, { "mcp-protocol-version": "2025-11-25" });
+    const r = await modernPost(
+      mcp.resource,
+      u.token,
+      { id: 6, method: "tools/list", params: { _meta: envelope() } },
+      { "mcp-protocol-version": "2025-11-25" },
+    );
     expect(r.status).toBe(400);
     expect(r).toMatchObject({ id: 6, error: { code: -32020 } });
   });
 
   it("a method header that disagrees with the body is -32020, and nothing runs", async () => {
     const u = await user();
-    const r = await modernPost(mcp.resource, u.token, { id: 7, method: "tools/call", params: { name: "generate_report", arguments: {}, _meta: envelope() } }, { "mcp-method": "tools/list" });
+    const r = await modernPost(
+      mcp.resource,
+      u.token,
+      { id: 7, method: "tools/call", params: { name: "generate_report", arguments: {}, _meta: envelope() } },
+      { "mcp-method": "tools/list" },
+    );
     expect(r).toMatchObject({ id: 7, error: { code: -32020 } });
     expect(await records(u.subject)).toHaveLength(0);
   });
 
   it("a malformed envelope is refused (-32602) and nothing runs", async () => {
     const u = await user();
-    const r = await modernPost(mcp.resource, u.token, { id: 8, method: "tools/call", params: { name: "generate_report", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientInfo": "nope" } } });
+    const r = await modernPost(mcp.resource, u.token, {
+      id: 8,
+      method: "tools/call",
+      params: {
+        name: "generate_report",
+        arguments: {},
+        _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientInfo": "nope" },
+      },
+    });
     expect(r.status).toBe(400);
     expect(r).toMatchObject({ id: 8, error: { code: -32602 } });
     expect(await records(u.subject)).toHaveLength(0);
@@ -83,7 +126,12 @@ describe("envelope and header checks", () => {
 
   it("a modern POST that is not application/json is refused (415) and nothing runs", async () => {
     const u = await user();
-    const r = await modernPost(mcp.resource, u.token, { id: 9, method: "tools/call", params: { name: "generate_report", arguments: {}, _meta: envelope() } }, { "content-type": "text/plain" });
+    const r = await modernPost(
+      mcp.resource,
+      u.token,
+      { id: 9, method: "tools/call", params: { name: "generate_report", arguments: {}, _meta: envelope() } },
+      { "content-type": "text/plain" },
+    );
     expect(r.status).toBe(415);
     expect(await records(u.subject)).toHaveLength(0);
   });
@@ -91,7 +139,13 @@ describe("envelope and header checks", () => {
   it("a modern request without a valid bearer token is refused like any other (401, challenge), nothing runs", async () => {
     const res = await fetch(mcp.resource, {
       method: "POST",
-      headers: { authorization: "Bearer eyJhbGciOiJub25lIn0.e30.", "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "tools/list" },
+      headers: {
+        authorization: "Bearer eyJhbGciOiJub25lIn0.e30.",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": MODERN,
+        "mcp-method": "tools/list",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } }),
     });
     expect(res.status).toBe(401);
@@ -106,7 +160,9 @@ describe("-32021: a workflow that cannot proceed without a capability the client
     expect(r.status).toBe(400);
     expect(r.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
     expect(r.id).toEqual(expect.any(Number));
-    expect(await records(u.subject)).toMatchObject([{ state: "not_sent", routeDecision: "fallback", routeReason: "client declared no form mode", protocolVersion: MODERN }]);
+    expect(await records(u.subject)).toMatchObject([
+      { state: "not_sent", routeDecision: "fallback", routeReason: "client declared no form mode", protocolVersion: MODERN },
+    ]);
   });
 
   it("list_repositories without URL mode has a way round (the setup link), so it is answered, not refused", async () => {
@@ -169,6 +225,13 @@ describe("one policy for both eras", () => {
   it("describe_capabilities in the modern era reads the modes from the request's envelope", async () => {
     const u = await user();
     const r = await callTool(mcp.resource, u.token, "describe_capabilities", { capabilities: { elicitation: { url: {} } } });
-    expect(r.result).toMatchObject({ structuredContent: { protocolVersion: MODERN, session: null, modes: { form: false, url: true }, client: { name: "raw-modern-client" } } });
+    expect(r.result).toMatchObject({
+      structuredContent: {
+        protocolVersion: MODERN,
+        session: null,
+        modes: { form: false, url: true },
+        client: { name: "raw-modern-client" },
+      },
+    });
   });
 });

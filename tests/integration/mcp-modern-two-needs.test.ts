@@ -36,13 +36,20 @@ afterAll(async () => {
 
 async function user() {
   const subject = `two-needs-${randomUUID()}`;
-  return { subject, token: await mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: resource }) };
+  return {
+    subject,
+    token: await mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: resource }),
+  };
 }
-const recordsOf = (subject: string) => t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject)).orderBy(elicitationRecords.createdAt);
+const recordsOf = (subject: string) =>
+  t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject)).orderBy(elicitationRecords.createdAt);
 
 /** Answers step 1 with a planted canary name, step 2 with a colour; records what it was asked. */
 function scripted(canary: string) {
-  return (req: { message: string }) => ({ action: "accept" as const, content: (req.message.startsWith("Step 1") ? { name: canary } : { color: "blue" }) as Record<string, string> });
+  return (req: { message: string }) => ({
+    action: "accept" as const,
+    content: (req.message.startsWith("Step 1") ? { name: canary } : { color: "blue" }) as Record<string, string>,
+  });
 }
 
 describe.each<[V2Mode, string]>([
@@ -78,7 +85,9 @@ describe("the carried answer in the sealed state (raw 2026-07-28 requests)", () 
   async function twoRounds(u: { token: string }, canary: string) {
     const r1 = await callTool(resource, u.token, TOOL);
     expect(r1.result).toMatchObject({ resultType: "input_required", inputRequests: { step1: { method: "elicitation/create" } } });
-    const r2 = await callTool(resource, u.token, TOOL, { retry: { requestState: r1.result!.requestState!, inputResponses: { step1: { action: "accept", content: { name: canary } } } } });
+    const r2 = await callTool(resource, u.token, TOOL, {
+      retry: { requestState: r1.result!.requestState!, inputResponses: { step1: { action: "accept", content: { name: canary } } } },
+    });
     expect(r2.result).toMatchObject({ resultType: "input_required", inputRequests: { step2: { method: "elicitation/create" } } });
     expect(r2.result!.requestState).not.toBe(r1.result!.requestState);
     return { s1: r1.result!.requestState!, s2: r2.result!.requestState! };
@@ -92,16 +101,28 @@ describe("the carried answer in the sealed state (raw 2026-07-28 requests)", () 
 
     // Another user cannot use the state (and learns nothing from it).
     const mallory = await user();
-    const foreign = await callTool(resource, mallory.token, TOOL, { retry: { requestState: s2, inputResponses: { step2: { action: "accept", content: { color: "red" } } } } });
+    const foreign = await callTool(resource, mallory.token, TOOL, {
+      retry: { requestState: s2, inputResponses: { step2: { action: "accept", content: { color: "red" } } } },
+    });
     expect(foreign.error).toMatchObject({ code: -32602, data: { reason: "other_caller" } });
     expect(JSON.stringify(foreign)).not.toContain(canary);
     expect(await recordsOf(mallory.subject)).toHaveLength(0);
 
-    const done = await callTool(resource, u.token, TOOL, { retry: { requestState: s2, inputResponses: { step2: { action: "accept", content: { color: "green" } } } } });
-    expect(done.result).toMatchObject({ structuredContent: { outcome: "completed" }, content: [{ type: "text", text: `Elicitation completed: name=${canary}, color=green` }] });
+    const done = await callTool(resource, u.token, TOOL, {
+      retry: { requestState: s2, inputResponses: { step2: { action: "accept", content: { color: "green" } } } },
+    });
+    expect(done.result).toMatchObject({
+      structuredContent: { outcome: "completed" },
+      content: [{ type: "text", text: `Elicitation completed: name=${canary}, color=green` }],
+    });
     // Round 2's state again, or round 1's: both records have moved on, nothing more is written.
     for (const s of [s2, s1]) {
-      const again = await callTool(resource, u.token, TOOL, { retry: { requestState: s, inputResponses: { step1: { action: "accept", content: { name: "x" } }, step2: { action: "accept", content: { color: "x" } } } } });
+      const again = await callTool(resource, u.token, TOOL, {
+        retry: {
+          requestState: s,
+          inputResponses: { step1: { action: "accept", content: { name: "x" } }, step2: { action: "accept", content: { color: "x" } } },
+        },
+      });
       expect(again.error).toMatchObject({ code: -32602, data: { reason: "replayed" } });
     }
     expect((await recordsOf(u.subject)).map((r) => r.state)).toEqual(["completed", "completed"]);
@@ -112,8 +133,13 @@ describe("the carried answer in the sealed state (raw 2026-07-28 requests)", () 
     const { s2 } = await twoRounds(u, "Alice");
     const [first] = await recordsOf(u.subject);
     // Revoked after it was answered (a hand edit stands in for any later end of that record).
-    await t.store.db.update(elicitationRecords).set({ state: "revoked" }).where(and(eq(elicitationRecords.id, first!.id)));
-    const r = await callTool(resource, u.token, TOOL, { retry: { requestState: s2, inputResponses: { step2: { action: "accept", content: { color: "green" } } } } });
+    await t.store.db
+      .update(elicitationRecords)
+      .set({ state: "revoked" })
+      .where(and(eq(elicitationRecords.id, first!.id)));
+    const r = await callTool(resource, u.token, TOOL, {
+      retry: { requestState: s2, inputResponses: { step2: { action: "accept", content: { color: "green" } } } },
+    });
     expect(r.result).toMatchObject({ isError: true });
     expect(r.result?.resultType).not.toBe("input_required");
     expect(await recordsOf(u.subject)).toHaveLength(2);

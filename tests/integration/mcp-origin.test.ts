@@ -30,13 +30,23 @@ afterAll(async () => {
   await t?.dispose();
 });
 
-const token = (subject = "user-alice-1001", tenant = "acme") => mintMcpAccessToken(createDevProvider(), { subject, tenant, ttlSeconds: 300, mcpResource: resource });
+const token = (subject = "user-alice-1001", tenant = "acme") =>
+  mintMcpAccessToken(createDevProvider(), { subject, tenant, ttlSeconds: 300, mcpResource: resource });
 const sessionRows = async () => (await t.store.db.select({ n: count() }).from(mcpSessions))[0]!.n;
-const initialize = (id: unknown = 1) => ({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "origin-test", version: "1" } } });
+const initialize = (id: unknown = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "origin-test", version: "1" } },
+});
 
 function post(body: unknown, headers: Record<string, string | undefined>) {
   const clean = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string>;
-  return fetch(resource, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...clean }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  return fetch(resource, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...clean },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 }
 
 describe("/api/mcp Origin validation", () => {
@@ -58,7 +68,11 @@ describe("/api/mcp Origin validation", () => {
     for (const [name, origin] of foreign()) {
       const res = await post(initialize(`init-${name}`), { origin, authorization: `Bearer ${valid}` });
       expect(res.status, name).toBe(403);
-      expect(await res.json(), name).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: "forbidden: requests from this origin are not allowed" }, id: `init-${name}` });
+      expect(await res.json(), name).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32000, message: "forbidden: requests from this origin are not allowed" },
+        id: `init-${name}`,
+      });
       expect(res.headers.get("mcp-session-id"), name).toBeNull();
     }
     expect(await sessionRows()).toBe(before);
@@ -68,10 +82,17 @@ describe("/api/mcp Origin validation", () => {
     const http = await import("node:http");
     const valid = await token();
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(resource, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${valid}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = http.request(
+        resource,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${valid}` },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.setHeader("origin", [app.baseUrl, "http://evil.example.com"]);
       req.on("error", reject);
       req.end(JSON.stringify(initialize()));
@@ -94,16 +115,27 @@ describe("/api/mcp Origin validation", () => {
   it("refuses a foreign origin on an existing session too (GET stream, DELETE, POST) and leaves the session open", async () => {
     const valid = await token();
     const client = new Client({ name: "owner", version: "1" }, { capabilities: {} });
-    const transport = new StreamableHTTPClientTransport(new URL(resource), { requestInit: { headers: { authorization: `Bearer ${valid}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(resource), {
+      requestInit: { headers: { authorization: `Bearer ${valid}` } },
+    });
     await client.connect(transport);
     const sid = transport.sessionId!;
-    const common = { authorization: `Bearer ${valid}`, "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25", origin: "http://evil.example.com", accept: "application/json, text/event-stream" };
+    const common = {
+      authorization: `Bearer ${valid}`,
+      "mcp-session-id": sid,
+      "mcp-protocol-version": "2025-11-25",
+      origin: "http://evil.example.com",
+      accept: "application/json, text/event-stream",
+    };
     expect((await fetch(resource, { method: "DELETE", headers: common })).status).toBe(403);
     expect((await fetch(resource, { method: "GET", headers: common })).status).toBe(403);
     const call = await post({ jsonrpc: "2.0", id: 3, method: "tools/list" }, common);
     expect(call.status).toBe(403);
     expect((await call.json()).id).toBe(3);
-    const [row] = await t.store.db.select().from(mcpSessions).where((await import("drizzle-orm")).eq(mcpSessions.id, sid));
+    const [row] = await t.store.db
+      .select()
+      .from(mcpSessions)
+      .where((await import("drizzle-orm")).eq(mcpSessions.id, sid));
     expect(row?.closedAt).toBeNull();
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     await client.close();
@@ -123,9 +155,24 @@ describe("/api/mcp Origin validation", () => {
 
 describe("MCP_ALLOWED_ORIGINS validation", () => {
   it("accepts exact origins and refuses anything else, naming the variable", () => {
-    expect(parseOriginList("MCP_ALLOWED_ORIGINS", " https://a.example.com ,http://localhost:8080")).toEqual(["https://a.example.com", "http://localhost:8080"]);
+    expect(parseOriginList("MCP_ALLOWED_ORIGINS", " https://a.example.com ,http://localhost:8080")).toEqual([
+      "https://a.example.com",
+      "http://localhost:8080",
+    ]);
     expect(parseOriginList("MCP_ALLOWED_ORIGINS", undefined)).toEqual([]);
-    for (const bad of ["*", "https://*.example.com", "https://a.example.com/", "https://a.example.com/path", "a.example.com", "ftp://a.example.com", "null", "https://user@a.example.com", "https://a.example.com:443", "", "https://A.example.com"]) {
+    for (const bad of [
+      "*",
+      "https://*.example.com",
+      "https://a.example.com/",
+      "https://a.example.com/path",
+      "a.example.com",
+      "ftp://a.example.com",
+      "null",
+      "https://user@a.example.com",
+      "https://a.example.com:443",
+      "",
+      "https://A.example.com",
+    ]) {
       expect(() => parseOriginList("MCP_ALLOWED_ORIGINS", `https://ok.example.com,${bad}`), bad).toThrow(/MCP_ALLOWED_ORIGINS/);
     }
   });
@@ -135,13 +182,19 @@ describe("JSON-RPC errors carry the request id", () => {
   const withSession = async () => {
     const valid = await token();
     const client = new Client({ name: "ids", version: "1" }, { capabilities: {} });
-    const transport = new StreamableHTTPClientTransport(new URL(resource), { requestInit: { headers: { authorization: `Bearer ${valid}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(resource), {
+      requestInit: { headers: { authorization: `Bearer ${valid}` } },
+    });
     await client.connect(transport);
     return { client, sid: transport.sessionId!, valid };
   };
 
   it("401 (no token, bad token) echoes numeric and string ids", async () => {
-    for (const [id, authorization] of [[41, undefined], ["req-42", "Bearer garbage"], [0, undefined]] as const) {
+    for (const [id, authorization] of [
+      [41, undefined],
+      ["req-42", "Bearer garbage"],
+      [0, undefined],
+    ] as const) {
       const res = await post({ jsonrpc: "2.0", id, method: "tools/list" }, { authorization });
       expect(res.status).toBe(401);
       expect(res.headers.get("www-authenticate")).toContain("resource_metadata=");
@@ -151,8 +204,14 @@ describe("JSON-RPC errors carry the request id", () => {
 
   it("404 session not found echoes the id, for an unknown session and for another user's session", async () => {
     const { client, sid } = await withSession();
-    for (const [session, who] of [["00000000-0000-4000-8000-000000000000", await token()], [sid, await token("user-bob-1002")]] as const) {
-      const res = await post({ jsonrpc: "2.0", id: "lookup-7", method: "tools/list" }, { authorization: `Bearer ${who}`, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" });
+    for (const [session, who] of [
+      ["00000000-0000-4000-8000-000000000000", await token()],
+      [sid, await token("user-bob-1002")],
+    ] as const) {
+      const res = await post(
+        { jsonrpc: "2.0", id: "lookup-7", method: "tools/list" },
+        { authorization: `Bearer ${who}`, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+      );
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ jsonrpc: "2.0", error: { code: -32001, message: "session not found" }, id: "lookup-7" });
     }
@@ -176,18 +235,37 @@ describe("JSON-RPC errors carry the request id", () => {
       const answer = await res.json();
       // A valid message without a session is told to initialize; a message whose id is not a JSON-RPC
       // id is not a valid message at all (both eras' readers say so). Either way: -32600, id null.
-      const message = id === null ? /^(no session: send initialize first|Bad Request: the request body is not a valid JSON-RPC message)$/ : /^no session: send initialize first$/;
-      expect(answer, JSON.stringify(body)).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringMatching(message) }, id });
+      const message =
+        id === null
+          ? /^(no session: send initialize first|Bad Request: the request body is not a valid JSON-RPC message)$/
+          : /^no session: send initialize first$/;
+      expect(answer, JSON.stringify(body)).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32600, message: expect.stringMatching(message) },
+        id,
+      });
     }
   });
 
   it("a JSON-RPC batch is refused whole (400, -32600, id null) before the token is even looked at: neither revision has batching", async () => {
     for (const auth of [{}, { authorization: `Bearer ${await token()}` }]) {
-      for (const batch of [[{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: "b", method: "tools/list" }], [], [initialize(5)]]) {
+      for (const batch of [
+        [
+          { jsonrpc: "2.0", id: 1, method: "tools/list" },
+          { jsonrpc: "2.0", method: "notifications/initialized" },
+          { jsonrpc: "2.0", id: "b", method: "tools/list" },
+        ],
+        [],
+        [initialize(5)],
+      ]) {
         const before = await sessionRows();
         const res = await post(batch, auth);
         expect(res.status).toBe(400);
-        expect(await res.json()).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "invalid request: batching is not supported; send one JSON-RPC message per HTTP request" }, id: null });
+        expect(await res.json()).toEqual({
+          jsonrpc: "2.0",
+          error: { code: -32600, message: "invalid request: batching is not supported; send one JSON-RPC message per HTTP request" },
+          id: null,
+        });
         expect(await sessionRows()).toBe(before);
       }
     }

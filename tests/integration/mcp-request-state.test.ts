@@ -27,7 +27,11 @@ async function user(tenant = "acme", subject = `user-state-${++n}-${Date.now()}`
 
 const VALID = { environment: "production", format: "csv" };
 const records = (subject: string) => mcp.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
-const refusals = (actor: string) => mcp.db.select().from(auditLog).where(and(eq(auditLog.action, "request_state.refused"), eq(auditLog.actorId, actor)));
+const refusals = (actor: string) =>
+  mcp.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, "request_state.refused"), eq(auditLog.actorId, actor)));
 
 /** First round: the call ends with input_required; returns the sealed state and the record it names. */
 async function firstRound(u: { subject: string; token: string }, tool = "generate_report", args: Record<string, unknown> = {}) {
@@ -73,7 +77,10 @@ describe("refused states change nothing and are audited", () => {
     const { state, key, recordId } = await firstRound(u);
     const i = state.length - 5;
     const altered = state.slice(0, i) + (state[i] === "A" ? "B" : "A") + state.slice(i + 1);
-    expectRefused(await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: altered, inputResponses: accept(key) } }), "altered");
+    expectRefused(
+      await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: altered, inputResponses: accept(key) } }),
+      "altered",
+    );
     expect(await records(u.subject)).toMatchObject([{ id: recordId, state: "sent" }]);
     expect(await refusals(u.subject)).toMatchObject([{ targetId: "unknown", detail: { reason: "altered", tool: "generate_report" } }]);
   });
@@ -82,7 +89,10 @@ describe("refused states change nothing and are audited", () => {
     const u = await user();
     const { key, recordId } = await firstRound(u);
     for (const bad of ["", "v1.", "v1.!!!!", "v2.AAAA", `v1.${"A".repeat(20000)}`, "__proto__", "constructor"]) {
-      expectRefused(await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: bad, inputResponses: accept(key) } }), "malformed");
+      expectRefused(
+        await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: bad, inputResponses: accept(key) } }),
+        "malformed",
+      );
     }
     expect(await records(u.subject)).toMatchObject([{ id: recordId, state: "sent" }]);
     expect((await refusals(u.subject)).length).toBe(7);
@@ -93,7 +103,9 @@ describe("refused states change nothing and are audited", () => {
     const { state, key, recordId } = await firstRound(u);
     const ok = await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } });
     expect(ok.result).toMatchObject({ structuredContent: { outcome: "completed", record: recordId } });
-    const replay = await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key, { environment: "staging", format: "pdf" }) } });
+    const replay = await callTool(mcp.resource, u.token, "generate_report", {
+      retry: { requestState: state, inputResponses: accept(key, { environment: "staging", format: "pdf" }) },
+    });
     expectRefused(replay, "replayed");
     expect(await records(u.subject)).toMatchObject([{ id: recordId, state: "completed" }]);
     expect(await refusals(u.subject)).toMatchObject([{ targetId: recordId, detail: { reason: "replayed" } }]);
@@ -102,7 +114,9 @@ describe("refused states change nothing and are audited", () => {
   it("replayed concurrently: exactly one of two simultaneous retries is used", async () => {
     const u = await user();
     const { state, key, recordId } = await firstRound(u);
-    const both = await Promise.all([0, 1].map(() => callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } })));
+    const both = await Promise.all(
+      [0, 1].map(() => callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } })),
+    );
     const outcomes = both.map((r) => r.result?.structuredContent?.outcome).sort();
     expect(outcomes.filter((o) => o === "completed")).toHaveLength(1);
     expect(await records(u.subject)).toMatchObject([{ id: recordId, state: "completed" }]);
@@ -113,7 +127,10 @@ describe("refused states change nothing and are audited", () => {
     process.env.ELICITATION_TIMEOUT_SECONDS = "0";
     const { state, key, recordId } = await firstRound(u);
     delete process.env.ELICITATION_TIMEOUT_SECONDS;
-    expectRefused(await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "expired");
+    expectRefused(
+      await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }),
+      "expired",
+    );
     expect(await records(u.subject)).toMatchObject([{ id: recordId, state: "timed_out" }]);
     expect(await refusals(u.subject)).toMatchObject([{ targetId: recordId, detail: { reason: "expired" } }]);
   });
@@ -122,11 +139,16 @@ describe("refused states change nothing and are audited", () => {
     const alice = await user();
     const mallory = await user();
     const { state, key, recordId } = await firstRound(alice);
-    expectRefused(await callTool(mcp.resource, mallory.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "other_caller");
+    expectRefused(
+      await callTool(mcp.resource, mallory.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }),
+      "other_caller",
+    );
     expect(await records(mallory.subject)).toHaveLength(0);
     expect(await getRecord(mcp.db, recordId)).toMatchObject({ state: "sent" });
     expect(await refusals(mallory.subject)).toMatchObject([{ detail: { reason: "other_user" } }]);
-    const owner = await callTool(mcp.resource, alice.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } });
+    const owner = await callTool(mcp.resource, alice.token, "generate_report", {
+      retry: { requestState: state, inputResponses: accept(key) },
+    });
     expect(owner.result).toMatchObject({ structuredContent: { outcome: "completed" } });
   });
 
@@ -134,23 +156,44 @@ describe("refused states change nothing and are audited", () => {
     const u = await user("acme");
     const other = await user("globex", u.subject);
     const { state, key, recordId } = await firstRound(u);
-    expectRefused(await callTool(mcp.resource, other.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "other_caller");
+    expectRefused(
+      await callTool(mcp.resource, other.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }),
+      "other_caller",
+    );
     expect(await getRecord(mcp.db, recordId)).toMatchObject({ state: "sent" });
   });
 
   it("other arguments, or another tool", async () => {
     const u = await user();
     const { state, key, recordId } = await firstRound(u);
-    expectRefused(await callTool(mcp.resource, u.token, "generate_report", { args: { environment: "production" }, retry: { requestState: state, inputResponses: accept(key) } }), "other_arguments");
-    expectRefused(await callTool(mcp.resource, u.token, "list_repositories", { retry: { requestState: state, inputResponses: accept(key) } }), "other_tool");
+    expectRefused(
+      await callTool(mcp.resource, u.token, "generate_report", {
+        args: { environment: "production" },
+        retry: { requestState: state, inputResponses: accept(key) },
+      }),
+      "other_arguments",
+    );
+    expectRefused(
+      await callTool(mcp.resource, u.token, "list_repositories", { retry: { requestState: state, inputResponses: accept(key) } }),
+      "other_tool",
+    );
     expect(await records(u.subject)).toMatchObject([{ id: recordId, state: "sent" }]);
   });
 
   it("a retry without a usable answer (missing, wrongly keyed, not an elicitation result)", async () => {
     const u = await user();
     const { state, key, recordId } = await firstRound(u);
-    for (const responses of [{}, { other: { action: "accept", content: VALID } }, { [key]: { action: "maybe" } }, { [key]: { action: "accept", content: "text" } }, { ["__proto__"]: { action: "accept" } }]) {
-      expectRefused(await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: responses } }), "no_answer");
+    for (const responses of [
+      {},
+      { other: { action: "accept", content: VALID } },
+      { [key]: { action: "maybe" } },
+      { [key]: { action: "accept", content: "text" } },
+      { ["__proto__"]: { action: "accept" } },
+    ]) {
+      expectRefused(
+        await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: responses } }),
+        "no_answer",
+      );
     }
     expect(await records(u.subject)).toMatchObject([{ id: recordId, state: "sent" }]);
   });
@@ -167,8 +210,15 @@ describe("abandoned modern records", () => {
     await reconcileStaleRecords(mcp.db, cfg, new Date(Date.now() + cfg.formTimeoutMs + RECONCILE_GRACE_MS + 1000));
     // "Nobody answered in time", as in the other era; not a disconnect, and said in this era's words.
     expect(await getRecord(mcp.db, recordId)).toMatchObject({ state: "timed_out", endReason: null });
-    expect((await recordEvents(mcp.db, recordId)).at(-1)).toMatchObject({ toState: "timed_out", actorId: "reconciler", reason: "the request state expired and no retry arrived" });
-    expectRefused(await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }), "replayed");
+    expect((await recordEvents(mcp.db, recordId)).at(-1)).toMatchObject({
+      toState: "timed_out",
+      actorId: "reconciler",
+      reason: "the request state expired and no retry arrived",
+    });
+    expectRefused(
+      await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key) } }),
+      "replayed",
+    );
     expect(await records(u.subject)).toHaveLength(1);
     expect(await rollupDrift(mcp.db)).toEqual([]);
   });
@@ -187,7 +237,12 @@ describe("abandoned modern records", () => {
     expect((await recordEvents(mcp.db, row!.id)).at(-1)).toMatchObject({ toState: "expired", actorId: "reconciler" });
     const [key] = Object.keys(r.result!.inputRequests!);
     // (The state itself has not expired in real time here; its record has ended, so a retry is a replay.)
-    expectRefused(await callTool(mcp.resource, u.token, "list_repositories", { retry: { requestState: r.result!.requestState!, inputResponses: { [key!]: { action: "accept" } } } }), "replayed");
+    expectRefused(
+      await callTool(mcp.resource, u.token, "list_repositories", {
+        retry: { requestState: r.result!.requestState!, inputResponses: { [key!]: { action: "accept" } } },
+      }),
+      "replayed",
+    );
   });
 });
 
@@ -201,7 +256,9 @@ describe("answers in inputResponses are validated exactly as today", () => {
     ] as const) {
       const u = await user();
       const { state, key, recordId } = await firstRound(u);
-      const r = await callTool(mcp.resource, u.token, "generate_report", { retry: { requestState: state, inputResponses: accept(key, content) } });
+      const r = await callTool(mcp.resource, u.token, "generate_report", {
+        retry: { requestState: state, inputResponses: accept(key, content) },
+      });
       expect(r.result).toMatchObject({ isError: true, structuredContent: { outcome: "invalid" } });
       const row = await getRecord(mcp.db, recordId);
       expect(row).toMatchObject({ state: "validation_failed" });
@@ -217,9 +274,13 @@ describe("URL mode: the retry finds the grant; a state never creates a second gr
   async function reset() {
     await mcp.db.delete(vaultSecrets);
     await mcp.db.delete(downstreamConnections).where(eq(downstreamConnections.subject, ALICE.subject));
-    await mcp.db.update(elicitationRecords).set({ state: "expired" }).where(and(eq(elicitationRecords.subject, ALICE.subject), eq(elicitationRecords.mode, "url")));
+    await mcp.db
+      .update(elicitationRecords)
+      .set({ state: "expired" })
+      .where(and(eq(elicitationRecords.subject, ALICE.subject), eq(elicitationRecords.mode, "url")));
   }
-  const grants = async () => (await mcp.db.select().from(downstreamConnections).where(eq(downstreamConnections.subject, ALICE.subject))).length;
+  const grants = async () =>
+    (await mcp.db.select().from(downstreamConnections).where(eq(downstreamConnections.subject, ALICE.subject))).length;
 
   it("input request for the connect page; completes after the browser flow; reused state writes nothing", async () => {
     await reset();
@@ -236,12 +297,18 @@ describe("URL mode: the retry finds the grant; a state never creates a second gr
     if (!go.ok) throw new Error(go.problem);
     const callback = await loginAtProvider(go.location, "alice", `${mcp.baseUrl}/connect/callback`);
     expect(await completeCallback(mcp.db, callback.searchParams, { sub: ALICE.subject, tenant: ALICE.tenant })).toMatchObject({ ok: true });
-    const retry = await callTool(mcp.resource, u.token, "list_repositories", { retry: { requestState: state, inputResponses: { [key!]: { action: "accept" } } } });
-    expect(retry.result).toMatchObject({ structuredContent: { outcome: "completed", repositories: ["acme/reports", "acme/infrastructure", "acme/website"] } });
+    const retry = await callTool(mcp.resource, u.token, "list_repositories", {
+      retry: { requestState: state, inputResponses: { [key!]: { action: "accept" } } },
+    });
+    expect(retry.result).toMatchObject({
+      structuredContent: { outcome: "completed", repositories: ["acme/reports", "acme/infrastructure", "acme/website"] },
+    });
     expect(await getRecord(mcp.db, id)).toMatchObject({ state: "completed", protocolVersion: "2026-07-28" });
     const before = (await records(ALICE.subject)).length;
     // The same state again: the grant is found, nothing is created.
-    const again = await callTool(mcp.resource, u.token, "list_repositories", { retry: { requestState: state, inputResponses: { [key!]: { action: "accept" } } } });
+    const again = await callTool(mcp.resource, u.token, "list_repositories", {
+      retry: { requestState: state, inputResponses: { [key!]: { action: "accept" } } },
+    });
     expect(again.result).toMatchObject({ structuredContent: { outcome: "completed" } });
     expect(await grants()).toBe(1);
     expect((await records(ALICE.subject)).length).toBe(before);
@@ -253,11 +320,23 @@ describe("URL mode: the retry finds the grant; a state never creates a second gr
     const r = await callTool(mcp.resource, u.token, "list_repositories");
     const [key] = Object.keys(r.result!.inputRequests!);
     const state = r.result!.requestState!;
-    const declined = await callTool(mcp.resource, u.token, "list_repositories", { retry: { requestState: state, inputResponses: { [key!]: { action: "decline" } } } });
+    const declined = await callTool(mcp.resource, u.token, "list_repositories", {
+      retry: { requestState: state, inputResponses: { [key!]: { action: "decline" } } },
+    });
     expect(declined.result).toMatchObject({ structuredContent: { outcome: "declined" } });
-    expectRefused(await callTool(mcp.resource, u.token, "list_repositories", { retry: { requestState: state, inputResponses: { [key!]: { action: "accept" } } } }), "replayed");
+    expectRefused(
+      await callTool(mcp.resource, u.token, "list_repositories", {
+        retry: { requestState: state, inputResponses: { [key!]: { action: "accept" } } },
+      }),
+      "replayed",
+    );
     const mallory = await user("globex", "user-mallory-2001");
-    expectRefused(await callTool(mcp.resource, mallory.token, "list_repositories", { retry: { requestState: state, inputResponses: { [key!]: { action: "accept" } } } }), "other_caller");
+    expectRefused(
+      await callTool(mcp.resource, mallory.token, "list_repositories", {
+        retry: { requestState: state, inputResponses: { [key!]: { action: "accept" } } },
+      }),
+      "other_caller",
+    );
     expect(await grants()).toBe(0);
   });
 });

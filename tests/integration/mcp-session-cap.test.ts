@@ -35,8 +35,15 @@ afterAll(async () => {
   await t?.dispose();
 });
 
-const token = (subject: string, tenant = "acme") => mintMcpAccessToken(createDevProvider(), { subject, tenant, ttlSeconds: 600, mcpResource: resource });
-const open = async (subject: string, tenant = "acme") => (await t.store.db.select().from(mcpSessions).where(and(eq(mcpSessions.subject, subject), eq(mcpSessions.tenantId, tenant), isNull(mcpSessions.closedAt)))).length;
+const token = (subject: string, tenant = "acme") =>
+  mintMcpAccessToken(createDevProvider(), { subject, tenant, ttlSeconds: 600, mcpResource: resource });
+const open = async (subject: string, tenant = "acme") =>
+  (
+    await t.store.db
+      .select()
+      .from(mcpSessions)
+      .where(and(eq(mcpSessions.subject, subject), eq(mcpSessions.tenantId, tenant), isNull(mcpSessions.closedAt)))
+  ).length;
 const rows = async (subject: string) => (await t.store.db.select().from(mcpSessions).where(eq(mcpSessions.subject, subject))).length;
 
 async function session(base: string, tok: string): Promise<TestClient> {
@@ -49,7 +56,12 @@ function initialize(base: string, tok: string, id: unknown = "init") {
   return fetch(`${base}/api/mcp`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${tok}` },
-    body: JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "cap-test", version: "1" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "cap-test", version: "1" } },
+    }),
   });
 }
 
@@ -67,7 +79,9 @@ describe("per-subject session cap", () => {
     expect(res.headers.get("mcp-session-id")).toBeNull();
     const body = await res.json();
     expect(body).toMatchObject({ jsonrpc: "2.0", id: "fourth", error: { code: -32000 } });
-    expect(body.error.message).toMatch(/too many open sessions: this account already has 3 \(the limit\); close one \(HTTP DELETE\) or retry after \d+ s/);
+    expect(body.error.message).toMatch(
+      /too many open sessions: this account already has 3 \(the limit\); close one \(HTTP DELETE\) or retry after \d+ s/,
+    );
     expect(await rows(subject)).toBe(3);
     expect(liveSessions().size).toBe(live);
   });
@@ -135,7 +149,12 @@ describe("per-subject session cap", () => {
       const res = await fetch(`${app.baseUrl}/api/mcp`, {
         method: "POST",
         headers: { ...headers, authorization: `Bearer ${tok}` },
-        body: JSON.stringify({ jsonrpc: "2.0", id: "h", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: "h",
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+        }),
       });
       expect(res.status).toBe(status);
       expect((await res.json()).id).toBe("h");

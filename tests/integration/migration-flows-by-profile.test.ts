@@ -30,7 +30,9 @@ afterAll(async () => {
 
 describe("migrating flows to client profiles", () => {
   it("keeps valid ids, fences off the rest, and resets a pre-created unregistered flow", async () => {
-    const rows = rowsOf<{ id: string; profile_id: string; stage: string; canary_percent: number }>(await store.db.execute(sql`select id, profile_id, stage, canary_percent from flows order by id`));
+    const rows = rowsOf<{ id: string; profile_id: string; stage: string; canary_percent: number }>(
+      await store.db.execute(sql`select id, profile_id, stage, canary_percent from flows order by id`),
+    );
     const by = new Map(rows.map((r) => [r.id, r]));
     expect(by.get("generate_report:claude-code")).toMatchObject({ profile_id: "claude-code", stage: "promoted" });
     expect(by.get("generate_report:sectest-gov-2")).toMatchObject({ profile_id: "sectest-gov-2", stage: "rolled_back" });
@@ -38,13 +40,19 @@ describe("migrating flows to client profiles", () => {
     const legacy = by.get(`generate_report:${"x".repeat(300)}`)!;
     expect(legacy.profile_id).toMatch(/^legacy-[0-9a-f]{12}$/);
     expect(rows.every((r) => /^[a-z0-9][a-z0-9-]{0,62}$/.test(r.profile_id))).toBe(true);
-    const cols = rowsOf<{ column_name: string }>(await store.db.execute(sql`select column_name from information_schema.columns where table_name = 'flows'`)).map((c) => c.column_name);
+    const cols = rowsOf<{ column_name: string }>(
+      await store.db.execute(sql`select column_name from information_schema.columns where table_name = 'flows'`),
+    ).map((c) => c.column_name);
     expect(cols).toContain("profile_id");
     expect(cols).not.toContain("client_name");
   });
 
   it("refuses a profile id of the wrong shape even from SQL", async () => {
-    await expect(store.db.execute(sql`insert into client_profiles (client_id, profile_id, display_name, created_by) values ('c', 'Bad Profile', 'x', 'psql')`)).rejects.toThrow();
+    await expect(
+      store.db.execute(
+        sql`insert into client_profiles (client_id, profile_id, display_name, created_by) values ('c', 'Bad Profile', 'x', 'psql')`,
+      ),
+    ).rejects.toThrow();
     expect(rowsOf(await store.db.execute(sql`select * from client_profiles`))).toEqual([]);
   });
 });

@@ -37,7 +37,9 @@ afterAll(async () => {
 describe("rollup revision and end reason migrations", () => {
   it("copy a disconnect's reason onto its record and rebuild the rollup split by revision and reason", async () => {
     const db = store.db as Db;
-    const records = rowsOf<{ id: string; end_reason: string | null }>(await db.execute(sql`select id, end_reason::text from elicitation_records order by id`));
+    const records = rowsOf<{ id: string; end_reason: string | null }>(
+      await db.execute(sql`select id, end_reason::text from elicitation_records order by id`),
+    );
     expect(records.map((r) => r.end_reason)).toEqual(["client_disconnected", null, null]);
     const rollup = rowsOf<{ protocol_version: string; state: string; end_reason: string; records: number }>(
       await db.execute(sql`select protocol_version, state::text, end_reason, records::int from record_rollup order by 1, 2, 3`),

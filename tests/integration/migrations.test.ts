@@ -5,8 +5,29 @@ import { sql } from "drizzle-orm";
 import { createTestStore, requirePostgresInCi, type TestStore } from "../helpers/test-store";
 
 const EXPECTED_TABLES = [
-  "approvals", "audit_coalesce", "audit_log", "client_profiles", "console_sessions", "downstream_connections", "elicitation_events", "elicitation_records", "flows", "gate_evidence", "gate_runs",
-  "idp_records", "kill_switch_events", "kill_switches", "mcp_sessions", "operators", "origins", "providers", "rate_limits", "record_rollup", "tenants", "upstreams", "vault_secrets",
+  "approvals",
+  "audit_coalesce",
+  "audit_log",
+  "client_profiles",
+  "console_sessions",
+  "downstream_connections",
+  "elicitation_events",
+  "elicitation_records",
+  "flows",
+  "gate_evidence",
+  "gate_runs",
+  "idp_records",
+  "kill_switch_events",
+  "kill_switches",
+  "mcp_sessions",
+  "operators",
+  "origins",
+  "providers",
+  "rate_limits",
+  "record_rollup",
+  "tenants",
+  "upstreams",
+  "vault_secrets",
 ];
 
 async function tablesOf(t: TestStore): Promise<string[]> {
@@ -15,7 +36,9 @@ async function tablesOf(t: TestStore): Promise<string[]> {
 }
 
 async function triggersOf(t: TestStore): Promise<string[]> {
-  const r = await t.store.db.execute(sql`select tgname from pg_trigger where tgrelid = 'audit_log'::regclass and not tgisinternal order by 1`);
+  const r = await t.store.db.execute(
+    sql`select tgname from pg_trigger where tgrelid = 'audit_log'::regclass and not tgisinternal order by 1`,
+  );
   return rowsOf<{ tgname: string }>(r).map((x) => x.tgname);
 }
 

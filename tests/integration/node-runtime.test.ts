@@ -13,7 +13,11 @@ const root = path.resolve(import.meta.dirname, "../..");
 const major = Number(process.versions.node.split(".")[0]);
 
 function run(script: string, env: Record<string, string>): Promise<{ code: number; stderr: string; stdout: string }> {
-  const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), script], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   let stdout = "";
   child.stdout.on("data", (d) => (stdout += d));
@@ -34,7 +38,13 @@ describe(`Node ${process.versions.node}`, () => {
   it("loads the server's modules without a deprecation or experimental warning", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "node-runtime-"));
     try {
-      const r = await run(path.join(root, "tests/helpers/load-server-modules.ts"), { DATA_DIR: dataDir, APP_ENV: "development", APP_URL: "http://localhost:3999", OIDC_ISSUER: "", NODE_OPTIONS: "--trace-deprecation" });
+      const r = await run(path.join(root, "tests/helpers/load-server-modules.ts"), {
+        DATA_DIR: dataDir,
+        APP_ENV: "development",
+        APP_URL: "http://localhost:3999",
+        OIDC_ISSUER: "",
+        NODE_OPTIONS: "--trace-deprecation",
+      });
       expect(r.stdout.trim()).toBe("loaded");
       expect(r.code).toBe(0);
       expect(r.stderr).not.toMatch(/DeprecationWarning|ExperimentalWarning|\[DEP\d+\]/);

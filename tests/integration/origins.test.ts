@@ -12,11 +12,15 @@ afterAll(async () => {
   await t.dispose();
 });
 
-const add = (uris: string, acceptWarnings = false) => addOrigin(t.store.db, "op-admin-0001", addOriginInput.parse({ redirectUris: uris, acceptWarnings }));
+const add = (uris: string, acceptWarnings = false) =>
+  addOrigin(t.store.db, "op-admin-0001", addOriginInput.parse({ redirectUris: uris, acceptWarnings }));
 
 describe("origin allowlist", () => {
   it("adds an HTTPS origin with exact redirect URIs, audited", async () => {
-    expect(await add("https://connect.example.com/connect/callback")).toEqual({ origin: "https://connect.example.com", redirectUris: ["https://connect.example.com/connect/callback"] });
+    expect(await add("https://connect.example.com/connect/callback")).toEqual({
+      origin: "https://connect.example.com",
+      redirectUris: ["https://connect.example.com/connect/callback"],
+    });
     const audited = await t.store.db.select().from(auditLog).where(eq(auditLog.action, "origin.added"));
     expect(audited).toHaveLength(1);
   });

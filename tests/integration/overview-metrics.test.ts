@@ -6,7 +6,20 @@ import { prometheusText } from "@/lib/metrics/prometheus";
 import { createTestStore, type TestStore } from "../helpers/test-store";
 
 let t: TestStore;
-const base = { mode: "form" as const, needKind: "field" as const, tenantId: "acme", sessionId: null, clientVersion: "1", protocolVersion: "2025-11-25", requestMethod: "tools/call", requestId: "1", toolName: "generate_report", purpose: "p", routeDecision: "form" as const, routeReason: "r" };
+const base = {
+  mode: "form" as const,
+  needKind: "field" as const,
+  tenantId: "acme",
+  sessionId: null,
+  clientVersion: "1",
+  protocolVersion: "2025-11-25",
+  requestMethod: "tools/call",
+  requestId: "1",
+  toolName: "generate_report",
+  purpose: "p",
+  routeDecision: "form" as const,
+  routeReason: "r",
+};
 
 async function make(flow: string, client: string, final: "completed" | "declined" | "sent", answerAfterMs = 2000) {
   const id = newRecordId();
@@ -33,7 +46,19 @@ describe("overview aggregates", () => {
   it("computes rates and time-to-resume in SQL, and folds small groups", async () => {
     const rows = await healthByGroup(t.store.db, { period: "7d", by: "client" });
     expect(rows).toEqual([
-      { group: "Big Client 1", total: 8, completed: 6, declined: 2, cancelled: 0, clientDisconnected: 0, validationFailed: 0, timedOut: 0, preventedRepeats: 0, resumeP50s: expect.any(Number), resumeP95s: expect.any(Number) },
+      {
+        group: "Big Client 1",
+        total: 8,
+        completed: 6,
+        declined: 2,
+        cancelled: 0,
+        clientDisconnected: 0,
+        validationFailed: 0,
+        timedOut: 0,
+        preventedRepeats: 0,
+        resumeP50s: expect.any(Number),
+        resumeP95s: expect.any(Number),
+      },
       expect.objectContaining({ group: "other (small groups)", total: 3, completed: 3, resumeP50s: null }),
     ]);
     expect(rows[0]!.resumeP50s).toBeGreaterThanOrEqual(4);

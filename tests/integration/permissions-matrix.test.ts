@@ -15,7 +15,22 @@ const EXPECTED: Record<Role, string[]> = {
   releaser: [...READ, "promotion.request", "flow.rollback"],
   approver: [...READ, "promotion.approve", "workflow_action.approve"],
   auditor: [...READ, "audit.export", "audit.verify"],
-  admin: [...READ, "kill_switch.change", "records.revoke", "promotion.request", "flow.rollback", "promotion.approve", "workflow_action.approve", "audit.export", "audit.verify", "origins.manage", "providers.manage", "operators.manage", "client_profiles.manage", "upstreams.manage"],
+  admin: [
+    ...READ,
+    "kill_switch.change",
+    "records.revoke",
+    "promotion.request",
+    "flow.rollback",
+    "promotion.approve",
+    "workflow_action.approve",
+    "audit.export",
+    "audit.verify",
+    "origins.manage",
+    "providers.manage",
+    "operators.manage",
+    "client_profiles.manage",
+    "upstreams.manage",
+  ],
 };
 
 let t: TestStore;
@@ -31,9 +46,12 @@ afterAll(async () => {
 });
 
 const denialsFor = async (subject: string, permission: string) =>
-  (await t.store.db.select().from(auditLog).where(and(eq(auditLog.action, "access.denied"), eq(auditLog.actorId, subject)))).filter(
-    (e) => (e.detail as { permission: string }).permission === permission,
-  ).length;
+  (
+    await t.store.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "access.denied"), eq(auditLog.actorId, subject)))
+  ).filter((e) => (e.detail as { permission: string }).permission === permission).length;
 
 describe("roles x permissions", () => {
   for (const role of ROLES) {

@@ -40,10 +40,18 @@ afterAll(async () => {
 describe("cached policy", () => {
   it("sees a kill switch engaged elsewhere at once, and drops it when it expires", async () => {
     expect(await policy.killSwitches()).toEqual([]);
-    await engageKillSwitch(other.db, { type: "operator", id: "op-operator-0002" }, { scope: "mode:form", reason: "cache test", expiresAt: new Date(Date.now() + 60_000) });
+    await engageKillSwitch(
+      other.db,
+      { type: "operator", id: "op-operator-0002" },
+      { scope: "mode:form", reason: "cache test", expiresAt: new Date(Date.now() + 60_000) },
+    );
     // The cache's maximum age is a minute: seeing the change within the wait proves the
     // notification refreshed it (no wall-clock bound: speed is measured in bench/).
-    const seen = await eventually(() => policy.killSwitches(), (s) => s.length === 1, 15_000);
+    const seen = await eventually(
+      () => policy.killSwitches(),
+      (s) => s.length === 1,
+      15_000,
+    );
     expect(seen.value.map((s) => s.scope)).toEqual(["mode:form"]);
     expect(await policy.killSwitches(new Date(Date.now() + 120_000))).toEqual([]);
   });
@@ -52,17 +60,33 @@ describe("cached policy", () => {
     const flow = await policy.flow("generate_report", "cache-client", INITIAL);
     expect(flow).toMatchObject({ id: "generate_report:cache-client", profileId: "cache-client", stage: "off", canaryPercent: 0 });
     await other.db.update(flows).set({ stage: "rolled_back" }).where(eq(flows.id, flow.id));
-    const seen = await eventually(() => policy.flow("generate_report", "cache-client", INITIAL), (f) => f.stage === "rolled_back", 15_000);
+    const seen = await eventually(
+      () => policy.flow("generate_report", "cache-client", INITIAL),
+      (f) => f.stage === "rolled_back",
+      15_000,
+    );
     expect(seen.value.stage).toBe("rolled_back");
   });
 
   it("sees a client profile mapped or removed elsewhere", async () => {
     expect(await policy.profileFor("cache-oauth-client")).toBe("unregistered");
-    await setClientProfile(other.db, "op-admin-0001", { clientId: "cache-oauth-client", profileId: "cache-profile", displayName: "Cache test" });
-    const mapped = await eventually(() => policy.profileFor("cache-oauth-client"), (p) => p === "cache-profile", 15_000);
+    await setClientProfile(other.db, "op-admin-0001", {
+      clientId: "cache-oauth-client",
+      profileId: "cache-profile",
+      displayName: "Cache test",
+    });
+    const mapped = await eventually(
+      () => policy.profileFor("cache-oauth-client"),
+      (p) => p === "cache-profile",
+      15_000,
+    );
     expect(mapped.value).toBe("cache-profile");
     await removeClientProfile(other.db, "op-admin-0001", { clientId: "cache-oauth-client" });
-    const removed = await eventually(() => policy.profileFor("cache-oauth-client"), (p) => p === "unregistered", 15_000);
+    const removed = await eventually(
+      () => policy.profileFor("cache-oauth-client"),
+      (p) => p === "unregistered",
+      15_000,
+    );
     expect(removed.value).toBe("unregistered");
   });
 

@@ -31,7 +31,9 @@ describe("canary promotion", () => {
   it("waits for an approver, who is never the requester", async () => {
     const a = await requestPromotion(t.store.db, RELEASER, FLOW, "ready for everyone");
     await expect(applyPromotion(t.store.db, RELEASER, FLOW)).rejects.toThrow(/no approved promotion/);
-    await expect(decideApproval(t.store.db, RELEASER, { id: a.id, decision: "approve", reason: "mine" })).rejects.toMatchObject({ status: 403 });
+    await expect(decideApproval(t.store.db, RELEASER, { id: a.id, decision: "approve", reason: "mine" })).rejects.toMatchObject({
+      status: 403,
+    });
     await decideApproval(t.store.db, APPROVER, { id: a.id, decision: "approve", reason: "looks good" });
   });
 
@@ -58,7 +60,29 @@ describe("canary promotion", () => {
 
   it("rollback blocks the flow and revokes its unfinished handles", async () => {
     const id = newRecordId();
-    await insertRecord(t.store.db, { id, mode: "url", needKind: "grant", subject: "user-alice-1001", tenantId: "acme", sessionId: null, clientName: "Visual Studio Code", clientVersion: "1", protocolVersion: "2025-11-25", requestMethod: "tools/call", requestId: "1", toolName: "list_repositories", flowId: FLOW, purpose: "p", routeDecision: "url", routeReason: "r", expiresAt: new Date(Date.now() + 60_000) }, "sent");
+    await insertRecord(
+      t.store.db,
+      {
+        id,
+        mode: "url",
+        needKind: "grant",
+        subject: "user-alice-1001",
+        tenantId: "acme",
+        sessionId: null,
+        clientName: "Visual Studio Code",
+        clientVersion: "1",
+        protocolVersion: "2025-11-25",
+        requestMethod: "tools/call",
+        requestId: "1",
+        toolName: "list_repositories",
+        flowId: FLOW,
+        purpose: "p",
+        routeDecision: "url",
+        routeReason: "r",
+        expiresAt: new Date(Date.now() + 60_000),
+      },
+      "sent",
+    );
     const r = await rollbackFlow(t.store.db, RELEASER, FLOW, "incident");
     expect(r.revoked).toBe(1);
     expect(await getRecord(t.store.db, id)).toMatchObject({ state: "revoked" });

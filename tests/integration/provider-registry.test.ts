@@ -27,7 +27,13 @@ afterAll(async () => t?.dispose());
 
 // The `ctl` client id maps to the seeded `ctl` profile, whose flows the seed promotes.
 const ctx = () => ({ db: t.store.db, policy: directPolicy(t.store.db), clientId: "ctl", issuer: `${BASE}/oidc` });
-const storedFlow = async (workflow: string) => (await t.store.db.select().from(flows).where(eq(flows.id, flowIdFor(workflow, "ctl"))))[0]!;
+const storedFlow = async (workflow: string) =>
+  (
+    await t.store.db
+      .select()
+      .from(flows)
+      .where(eq(flows.id, flowIdFor(workflow, "ctl")))
+  )[0]!;
 
 describe("grant fingerprints come from the provider registry", () => {
   it("the seeded demo flow keeps its fingerprint on its first call: the registry holds the issuer the seed fingerprinted", async () => {
@@ -50,11 +56,17 @@ describe("grant fingerprints come from the provider registry", () => {
     expect(flow.fingerprintInputs.downstream).toEqual(["https://git.example.com"]);
     expect(flow.fingerprint).not.toBe(before.fingerprint);
     expect((await storedFlow("list_repositories")).retestRequired).toBe(true);
-    await t.store.db.update(providers).set({ issuer: demoDownstreamIssuer(BASE) }).where(eq(providers.id, DEMO_PROVIDER_ID));
+    await t.store.db
+      .update(providers)
+      .set({ issuer: demoDownstreamIssuer(BASE) })
+      .where(eq(providers.id, DEMO_PROVIDER_ID));
   });
 
   it("a disabled or unknown provider is named as unregistered, never as a guessed issuer", async () => {
-    expect(await providerIssuers(t.store.db, ["no-such-provider", DEMO_PROVIDER_ID])).toEqual(["unregistered:no-such-provider", demoDownstreamIssuer(BASE)]);
+    expect(await providerIssuers(t.store.db, ["no-such-provider", DEMO_PROVIDER_ID])).toEqual([
+      "unregistered:no-such-provider",
+      demoDownstreamIssuer(BASE),
+    ]);
     await t.store.db.update(providers).set({ disabledAt: new Date() }).where(eq(providers.id, DEMO_PROVIDER_ID));
     try {
       const flow = await resolveFlow(ctx(), listRepositories);
@@ -81,7 +93,14 @@ describe("the demo provider is a registry row like any other", () => {
   });
 
   it("a provider without a sealed secret is refused, even at the development provider's issuer", async () => {
-    await t.store.db.insert(providers).values({ id: "bare", displayName: "Bare", issuer: demoDownstreamIssuer(BASE), clientId: "x", clientSecretSealed: null, scopes: ["openid"] });
+    await t.store.db.insert(providers).values({
+      id: "bare",
+      displayName: "Bare",
+      issuer: demoDownstreamIssuer(BASE),
+      clientId: "x",
+      clientSecretSealed: null,
+      scopes: ["openid"],
+    });
     await expect(providerInfo(t.store.db, "bare")).rejects.toThrow(RegistryError);
     await expect(providerInfo(t.store.db, "bare")).rejects.toThrow(/has no client secret/);
   });
@@ -90,7 +109,11 @@ describe("the demo provider is a registry row like any other", () => {
     const other = "http://127.0.0.1:4888";
     expect(await refreshDemoProvider(t.store.db, other)).toBe(true);
     const info = await providerInfo(t.store.db, DEMO_PROVIDER_ID);
-    expect(info).toMatchObject({ issuer: demoDownstreamIssuer(other), resource: `${demoDownstreamIssuer(other)}/api`, clientSecret: requiredSecret("demoDownstreamClient") });
+    expect(info).toMatchObject({
+      issuer: demoDownstreamIssuer(other),
+      resource: `${demoDownstreamIssuer(other)}/api`,
+      clientSecret: requiredSecret("demoDownstreamClient"),
+    });
     const [bare] = await t.store.db.select().from(providers).where(eq(providers.id, "bare"));
     expect(bare!.clientSecretSealed).toBeNull();
     await refreshDemoProvider(t.store.db, BASE);

@@ -19,7 +19,13 @@ afterAll(async () => {
   await t?.dispose();
 });
 
-const options = (points: number) => ({ name: `lease-${randomUUID()}`, label: "test requests", perSubject: points, perAddress: points, windowMs: 60_000 });
+const options = (points: number) => ({
+  name: `lease-${randomUUID()}`,
+  label: "test requests",
+  perSubject: points,
+  perAddress: points,
+  windowMs: 60_000,
+});
 
 describe("rate limiter leases", () => {
   it("sizes the batch at 1/50 of the limit, between 1 and 20", () => {
@@ -37,7 +43,11 @@ describe("rate limiter leases", () => {
     expect(granted).toBeLessThanOrEqual(1000 + slack);
     // Refused with a clear message and a wait.
     const refused = await a.consume("subject", "one-key");
-    expect(refused).toMatchObject({ ok: false, scope: "subject", message: expect.stringMatching(/^rate limit exceeded: too many test requests from this account; retry after \d+ s$/) });
+    expect(refused).toMatchObject({
+      ok: false,
+      scope: "subject",
+      message: expect.stringMatching(/^rate limit exceeded: too many test requests from this account; retry after \d+ s$/),
+    });
   });
 
   it("is exact for small limits, and keys (subject, address, other subjects) are independent", async () => {

@@ -13,7 +13,13 @@ import { oidcConfig } from "@/lib/auth/oidc-config";
 import { startAppServer, startExtraInstance, type TestAppServer } from "../helpers/app-server";
 import { createTestStore, type TestStore } from "../helpers/test-store";
 
-const LIMITS = { MCP_RATE_LIMIT_PER_SUBJECT: "5", MCP_RATE_LIMIT_PER_ADDRESS: "8", CONNECT_RATE_LIMIT_PER_SUBJECT: "4", CONNECT_RATE_LIMIT_PER_ADDRESS: "6", TRUST_PROXY: "true" };
+const LIMITS = {
+  MCP_RATE_LIMIT_PER_SUBJECT: "5",
+  MCP_RATE_LIMIT_PER_ADDRESS: "8",
+  CONNECT_RATE_LIMIT_PER_SUBJECT: "4",
+  CONNECT_RATE_LIMIT_PER_ADDRESS: "6",
+  TRUST_PROXY: "true",
+};
 let t: TestStore;
 let app: TestAppServer;
 let second: { baseUrl: string; close(): Promise<void> };
@@ -36,12 +42,18 @@ afterAll(async () => {
 let n = 0;
 /** A fresh client address per call site: 10.x.y.z. */
 const address = () => `10.9.${Math.floor(++n / 250)}.${n % 250}`;
-const token = (subject: string) => mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 300, mcpResource: resource });
+const token = (subject: string) =>
+  mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 300, mcpResource: resource });
 
 function mcp(base: string, opts: { ip: string; token?: string; id?: number | string; body?: unknown }) {
   return fetch(`${base}/api/mcp`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-for": `203.0.113.7, ${opts.ip}`, ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}) },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "x-forwarded-for": `203.0.113.7, ${opts.ip}`,
+      ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+    },
     body: JSON.stringify(opts.body ?? { jsonrpc: "2.0", id: opts.id ?? 1, method: "tools/list" }),
   });
 }
@@ -56,7 +68,11 @@ describe("/api/mcp rate limits", () => {
     const retryAfter = Number(res.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(await res.json()).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: `rate limit exceeded: too many MCP requests from this account; retry after ${retryAfter} s` }, id: "over-1" });
+    expect(await res.json()).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32000, message: `rate limit exceeded: too many MCP requests from this account; retry after ${retryAfter} s` },
+      id: "over-1",
+    });
   });
 
   it("a client's answers to the server's own requests (JSON-RPC responses) are not refused for the subject's rate, and do not use it up", async () => {
@@ -69,7 +85,9 @@ describe("/api/mcp rate limits", () => {
     // Past the limit, an answer still gets through to the transport (no session here: 400, not 429)...
     expect((await mcp(app.baseUrl, { ip: address(), token: tok, body: answer(99) })).status).not.toBe(429);
     // ...and a request dressed as an answer is still a request.
-    expect((await mcp(app.baseUrl, { ip: address(), token: tok, body: { jsonrpc: "2.0", id: 7, method: "tools/list", result: {} } })).status).toBe(429);
+    expect(
+      (await mcp(app.baseUrl, { ip: address(), token: tok, body: { jsonrpc: "2.0", id: 7, method: "tools/list", result: {} } })).status,
+    ).toBe(429);
   });
 
   it("a blocked subject cannot open a session (nothing recorded), and another subject on the same address is served", async () => {
@@ -78,7 +96,12 @@ describe("/api/mcp rate limits", () => {
     for (let i = 0; i < 5; i++) await mcp(app.baseUrl, { ip: address(), token: blocked });
     const rows = async () => (await t.store.db.select({ n: count() }).from(mcpSessions))[0]!.n;
     const before = await rows();
-    const init = { jsonrpc: "2.0", id: 9, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "flood", version: "1" } } };
+    const init = {
+      jsonrpc: "2.0",
+      id: 9,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "flood", version: "1" } },
+    };
     const refused = await mcp(app.baseUrl, { ip, token: blocked, body: init });
     expect(refused.status).toBe(429);
     expect(await rows()).toBe(before);
@@ -94,7 +117,10 @@ describe("/api/mcp rate limits", () => {
     const res = await mcp(app.baseUrl, { ip, id: 31 });
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toMatch(/^[0-9]+$/);
-    expect(await res.json()).toMatchObject({ id: 31, error: { message: expect.stringMatching(/too many MCP requests from this network address/) } });
+    expect(await res.json()).toMatchObject({
+      id: 31,
+      error: { message: expect.stringMatching(/too many MCP requests from this network address/) },
+    });
     // A good token does not lift an address limit.
     expect((await mcp(app.baseUrl, { ip, token: await token(`user-good-${randomUUID()}`) })).status).toBe(429);
     expect((await mcp(app.baseUrl, { ip: address() })).status).toBe(401);
@@ -102,7 +128,8 @@ describe("/api/mcp rate limits", () => {
 
   it("shares counters between two instances on one store", async () => {
     const tok = await token(`user-two-instances-${randomUUID()}`);
-    for (const base of [app.baseUrl, second.baseUrl, app.baseUrl, second.baseUrl, second.baseUrl]) expect((await mcp(base, { ip: address(), token: tok })).status).toBe(400);
+    for (const base of [app.baseUrl, second.baseUrl, app.baseUrl, second.baseUrl, second.baseUrl])
+      expect((await mcp(base, { ip: address(), token: tok })).status).toBe(400);
     expect((await mcp(app.baseUrl, { ip: address(), token: tok })).status).toBe(429);
     expect((await mcp(second.baseUrl, { ip: address(), token: tok })).status).toBe(429);
   });
@@ -128,8 +155,10 @@ describe("/api/mcp rate limits", () => {
 });
 
 describe("connect route rate limits", () => {
-  const cookieFor = async (sub: string) => `next-auth.session-token=${await encode({ token: { sub, name: sub }, secret: oidcConfig().sessionSecret })}`;
-  const connect = (path: string, ip: string, cookie?: string) => fetch(`${app.baseUrl}${path}`, { headers: { "x-forwarded-for": ip, ...(cookie ? { cookie } : {}) }, redirect: "manual" });
+  const cookieFor = async (sub: string) =>
+    `next-auth.session-token=${await encode({ token: { sub, name: sub }, secret: oidcConfig().sessionSecret })}`;
+  const connect = (path: string, ip: string, cookie?: string) =>
+    fetch(`${app.baseUrl}${path}`, { headers: { "x-forwarded-for": ip, ...(cookie ? { cookie } : {}) }, redirect: "manual" });
 
   it("limits a signed-in subject across addresses with a plain 429 page and Retry-After; another subject is not blocked", async () => {
     const cookie = await cookieFor(`user-connect-${randomUUID()}`);
@@ -142,12 +171,17 @@ describe("connect route rate limits", () => {
     expect(page).toContain("Too many requests");
     expect(page).toContain("your account");
     expect(page).toMatch(/Nothing was changed/);
-    expect((await connect(`/connect/${randomUUID()}`, address(), await cookieFor(`user-connect-other-${randomUUID()}`))).status).not.toBe(429);
+    expect((await connect(`/connect/${randomUUID()}`, address(), await cookieFor(`user-connect-other-${randomUUID()}`))).status).not.toBe(
+      429,
+    );
   });
 
   it("limits one address whether signed in or not; a forged session cookie counts as no subject", async () => {
     const ip = address();
-    for (let i = 0; i < 6; i++) expect((await connect(`/connect/${randomUUID()}`, ip, i % 2 ? "next-auth.session-token=forged.jwe.value" : undefined)).status).not.toBe(429);
+    for (let i = 0; i < 6; i++)
+      expect(
+        (await connect(`/connect/${randomUUID()}`, ip, i % 2 ? "next-auth.session-token=forged.jwe.value" : undefined)).status,
+      ).not.toBe(429);
     const res = await connect("/connect/callback?state=x", ip);
     expect(res.status).toBe(429);
     expect(await res.text()).toContain("your network address");

@@ -12,10 +12,34 @@ const TIMEOUT = 600_000;
 
 async function record(mode: "form" | "url", state: "sent" | "not_sent", sentMsAgo: number, expiresInMs?: number): Promise<string> {
   const id = newRecordId();
-  await insertRecord(t.store.db, { id, mode, needKind: mode === "url" ? "credential" : "field", subject: "s", tenantId: "acme", sessionId: null, clientName: "c", clientVersion: "1", protocolVersion: "p", requestMethod: "tools/call", requestId: id, toolName: "t", flowId: null, purpose: "p", routeDecision: mode, routeReason: "r" }, state);
+  await insertRecord(
+    t.store.db,
+    {
+      id,
+      mode,
+      needKind: mode === "url" ? "credential" : "field",
+      subject: "s",
+      tenantId: "acme",
+      sessionId: null,
+      clientName: "c",
+      clientVersion: "1",
+      protocolVersion: "p",
+      requestMethod: "tools/call",
+      requestId: id,
+      toolName: "t",
+      flowId: null,
+      purpose: "p",
+      routeDecision: mode,
+      routeReason: "r",
+    },
+    state,
+  );
   const sentAt = new Date(Date.now() - sentMsAgo).toISOString();
   const expiresAt = expiresInMs === undefined ? null : new Date(Date.now() + expiresInMs).toISOString();
-  await t.store.db.update(elicitationRecords).set({ sentAt: sql`${sentAt}::timestamptz`, expiresAt: expiresAt ? sql`${expiresAt}::timestamptz` : null }).where(eq(elicitationRecords.id, id));
+  await t.store.db
+    .update(elicitationRecords)
+    .set({ sentAt: sql`${sentAt}::timestamptz`, expiresAt: expiresAt ? sql`${expiresAt}::timestamptz` : null })
+    .where(eq(elicitationRecords.id, id));
   return id;
 }
 

@@ -11,7 +11,28 @@ beforeAll(async () => {
   for (let i = 0; i < 23; i++) {
     const id = newRecordId();
     ids.push(id);
-    await insertRecord(t.store.db, { id, mode: i % 2 ? "url" : "form", needKind: "field", subject: "s", tenantId: "acme", sessionId: null, clientName: "c", clientVersion: "1", protocolVersion: "p", requestMethod: "tools/call", requestId: String(i), toolName: "t", flowId: null, purpose: "p", routeDecision: "form", routeReason: "r" }, "sent");
+    await insertRecord(
+      t.store.db,
+      {
+        id,
+        mode: i % 2 ? "url" : "form",
+        needKind: "field",
+        subject: "s",
+        tenantId: "acme",
+        sessionId: null,
+        clientName: "c",
+        clientVersion: "1",
+        protocolVersion: "p",
+        requestMethod: "tools/call",
+        requestId: String(i),
+        toolName: "t",
+        flowId: null,
+        purpose: "p",
+        routeDecision: "form",
+        routeReason: "r",
+      },
+      "sent",
+    );
   }
 });
 afterAll(async () => {

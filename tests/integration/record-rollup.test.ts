@@ -21,14 +21,41 @@ const HOUR = 3_600_000;
 async function record(opts: { client: string; hoursAgo: number; mode?: "form" | "url" }): Promise<string> {
   const id = newRecordId();
   const mode = opts.mode ?? "form";
-  await insertRecord(t.store.db, { id, mode, needKind: "field", subject: `s-${id}`, tenantId: "acme", sessionId: null, clientName: opts.client, clientVersion: "1", protocolVersion: "p", requestMethod: "tools/call", requestId: id, toolName: "t", flowId: null, purpose: "p", routeDecision: mode, routeReason: "r" }, "sent");
+  await insertRecord(
+    t.store.db,
+    {
+      id,
+      mode,
+      needKind: "field",
+      subject: `s-${id}`,
+      tenantId: "acme",
+      sessionId: null,
+      clientName: opts.client,
+      clientVersion: "1",
+      protocolVersion: "p",
+      requestMethod: "tools/call",
+      requestId: id,
+      toolName: "t",
+      flowId: null,
+      purpose: "p",
+      routeDecision: mode,
+      routeReason: "r",
+    },
+    "sent",
+  );
   const at = new Date(Date.now() - opts.hoursAgo * HOUR).toISOString();
-  await t.store.db.update(elicitationRecords).set({ createdAt: sql`${at}::timestamptz`, sentAt: sql`${at}::timestamptz` }).where(eq(elicitationRecords.id, id));
+  await t.store.db
+    .update(elicitationRecords)
+    .set({ createdAt: sql`${at}::timestamptz`, sentAt: sql`${at}::timestamptz` })
+    .where(eq(elicitationRecords.id, id));
   return id;
 }
 
 async function answer(id: string, to: "completed" | "declined", afterSeconds: number) {
-  const [row] = await t.store.db.select({ sentAt: elicitationRecords.sentAt }).from(elicitationRecords).where(eq(elicitationRecords.id, id));
+  const [row] = await t.store.db
+    .select({ sentAt: elicitationRecords.sentAt })
+    .from(elicitationRecords)
+    .where(eq(elicitationRecords.id, id));
   const set = { respondedAt: new Date(row!.sentAt!.getTime() + afterSeconds * 1000) };
   // A completed form answer passes through accepted (the engine's settleForm move); a decline does not.
   if (to === "completed") await transition(t.store.db, id, { move: "settleForm", to, set });
@@ -49,7 +76,11 @@ describe("record rollup", () => {
       { seconds: b, bucket: i + 1 },
     ]);
     for (const p of probes) {
-      const [row] = rowsOf<{ b: number }>(await t.store.db.execute(sql`select record_resume_bucket('2026-01-01T00:00:00Z'::timestamptz, '2026-01-01T00:00:00Z'::timestamptz + ${p.seconds} * interval '1 second') as b`));
+      const [row] = rowsOf<{ b: number }>(
+        await t.store.db.execute(
+          sql`select record_resume_bucket('2026-01-01T00:00:00Z'::timestamptz, '2026-01-01T00:00:00Z'::timestamptz + ${p.seconds} * interval '1 second') as b`,
+        ),
+      );
       expect(row!.b, `${p.seconds} s`).toBe(p.bucket);
     }
     const [none] = rowsOf<{ b: number }>(await t.store.db.execute(sql`select record_resume_bucket(now(), null) as b`));
@@ -58,7 +89,8 @@ describe("record rollup", () => {
 
   it("stays equal to the records through every kind of write", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 40; i++) ids.push(await record({ client: i % 3 === 0 ? "Alpha" : "Beta", hoursAgo: (i * 7) % 50, mode: i % 5 === 0 ? "url" : "form" }));
+    for (let i = 0; i < 40; i++)
+      ids.push(await record({ client: i % 3 === 0 ? "Alpha" : "Beta", hoursAgo: (i * 7) % 50, mode: i % 5 === 0 ? "url" : "form" }));
     for (let i = 0; i < 30; i++) await answer(ids[i]!, i % 4 === 0 ? "declined" : "completed", 1 + i * 3);
     for (const id of ids.slice(0, 8)) await countPreventedRepeat(t.store.db, id);
     await revokeRecords(t.store.db, { type: "operator", id: "op" }, { ids: ids.slice(30, 34) }, "drill");
@@ -71,9 +103,16 @@ describe("record rollup", () => {
     expect(await rollupDrift(t.store.db)).toEqual([]);
 
     // The repair path rebuilds the same rollup from scratch.
-    const before = await t.store.db.select().from(recordRollup).where(sql`records <> 0 or prevented_repeats <> 0`).orderBy(recordRollup.hour, recordRollup.clientName, recordRollup.state, recordRollup.resumeBucket);
+    const before = await t.store.db
+      .select()
+      .from(recordRollup)
+      .where(sql`records <> 0 or prevented_repeats <> 0`)
+      .orderBy(recordRollup.hour, recordRollup.clientName, recordRollup.state, recordRollup.resumeBucket);
     await rebuildRollup(t.store.db);
-    const after = await t.store.db.select().from(recordRollup).orderBy(recordRollup.hour, recordRollup.clientName, recordRollup.state, recordRollup.resumeBucket);
+    const after = await t.store.db
+      .select()
+      .from(recordRollup)
+      .orderBy(recordRollup.hour, recordRollup.clientName, recordRollup.state, recordRollup.resumeBucket);
     expect(after).toEqual(before);
   });
 
@@ -82,7 +121,8 @@ describe("record rollup", () => {
     const rows = await healthByGroup(t.store.db, { period: "24h", by: "client" }, now);
     const since = new Date(now.getTime() - 24 * HOUR).toISOString();
     const raw = rowsOf<{ grp: string; total: number; completed: number; p50: number | null }>(
-      await t.store.db.execute(sql`select client_name || ' ' || client_version as grp, count(*)::int as total, (count(*) filter (where state = 'completed'))::int as completed,
+      await t.store.db
+        .execute(sql`select client_name || ' ' || client_version as grp, count(*)::int as total, (count(*) filter (where state = 'completed'))::int as completed,
         percentile_cont(0.5) within group (order by extract(epoch from responded_at - sent_at)) as p50
         from elicitation_records where created_at >= ${since}::timestamptz group by 1`),
     );
@@ -101,7 +141,11 @@ describe("record rollup", () => {
 
   it("estimates percentiles from a histogram by interpolating inside the bucket", () => {
     // 10 answers in [10, 15) s and 10 in [15, 20) s: the median sits at the boundary.
-    const hist = new Map([[6, 10], [7, 10], [-1, 99]]);
+    const hist = new Map([
+      [6, 10],
+      [7, 10],
+      [-1, 99],
+    ]);
     expect(percentileFromHistogram(hist, 0.5)).toBe(15);
     expect(percentileFromHistogram(hist, 0.95)).toBeCloseTo(19.5);
     expect(percentileFromHistogram(new Map([[-1, 3]]), 0.5)).toBeNull();

@@ -22,7 +22,29 @@ async function pending(n: number, flowId: string): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const id = newRecordId();
-    await insertRecord(t.store.db, { id, mode: "url", needKind: "grant", subject: `rev-${i}`, tenantId: "acme", sessionId: null, clientName: "c", clientVersion: "1", protocolVersion: "2025-11-25", requestMethod: "tools/call", requestId: String(i), toolName: "list_repositories", flowId, purpose: "p", routeDecision: "url", routeReason: "r", expiresAt: new Date(Date.now() + 60_000) }, "sent");
+    await insertRecord(
+      t.store.db,
+      {
+        id,
+        mode: "url",
+        needKind: "grant",
+        subject: `rev-${i}`,
+        tenantId: "acme",
+        sessionId: null,
+        clientName: "c",
+        clientVersion: "1",
+        protocolVersion: "2025-11-25",
+        requestMethod: "tools/call",
+        requestId: String(i),
+        toolName: "list_repositories",
+        flowId,
+        purpose: "p",
+        routeDecision: "url",
+        routeReason: "r",
+        expiresAt: new Date(Date.now() + 60_000),
+      },
+      "sent",
+    );
     ids.push(id);
   }
   return ids;
@@ -35,7 +57,11 @@ async function lastSeq(): Promise<number> {
 
 /** Every record id the revocation entries written after `after` name, with repeats. */
 async function namedSince(after: number): Promise<{ named: string[]; entries: Array<typeof auditLog.$inferSelect> }> {
-  const entries = await t.store.db.select().from(auditLog).where(and(gt(auditLog.seq, after), eq(auditLog.action, "record.revoked"))).orderBy(auditLog.seq);
+  const entries = await t.store.db
+    .select()
+    .from(auditLog)
+    .where(and(gt(auditLog.seq, after), eq(auditLog.action, "record.revoked")))
+    .orderBy(auditLog.seq);
   const named = entries.flatMap((e) => (e.targetType === "elicitation_batch" ? ((e.detail as { ids: string[] }).ids ?? []) : [e.targetId]));
   return { named, entries };
 }
@@ -46,7 +72,12 @@ describe("revocation audit", () => {
     const ids = await pending(n, "list_repositories:claude-code");
     const other = await pending(3, "list_repositories:ctl");
     const before = await lastSeq();
-    const revoked = await revokeRecords(t.store.db, { type: "operator", id: "op-1" }, { pending: { flowId: "list_repositories:claude-code" } }, "phishing");
+    const revoked = await revokeRecords(
+      t.store.db,
+      { type: "operator", id: "op-1" },
+      { pending: { flowId: "list_repositories:claude-code" } },
+      "phishing",
+    );
     expect(new Set(revoked)).toEqual(new Set(ids));
     const { named, entries } = await namedSince(before);
     expect(named.length).toBe(ids.length);

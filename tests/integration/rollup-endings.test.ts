@@ -18,9 +18,42 @@ const MODERN = "2026-07-28";
 
 async function make(revision: string, end: "person_cancelled" | "client_disconnected" | "timed_out" | "completed") {
   const id = newRecordId();
-  await insertRecord(t.store.db, { id, mode: "form", needKind: "field", subject: `s-${id}`, tenantId: "acme", sessionId: null, clientName: "C", clientVersion: "1", protocolVersion: revision, requestMethod: "tools/call", requestId: id, toolName: "t", flowId: null, purpose: "p", routeDecision: "form", routeReason: "r" }, "sent");
-  if (end === "person_cancelled") await transition(t.store.db, id, { move: "answer", to: "cancelled", actor: { type: "subject", id: "s" }, set: { respondedAt: new Date() } });
-  if (end === "client_disconnected") await transition(t.store.db, id, { move: "answer", to: "cancelled", reason: CLIENT_DISCONNECTED, set: { endReason: CLIENT_DISCONNECTED } });
+  await insertRecord(
+    t.store.db,
+    {
+      id,
+      mode: "form",
+      needKind: "field",
+      subject: `s-${id}`,
+      tenantId: "acme",
+      sessionId: null,
+      clientName: "C",
+      clientVersion: "1",
+      protocolVersion: revision,
+      requestMethod: "tools/call",
+      requestId: id,
+      toolName: "t",
+      flowId: null,
+      purpose: "p",
+      routeDecision: "form",
+      routeReason: "r",
+    },
+    "sent",
+  );
+  if (end === "person_cancelled")
+    await transition(t.store.db, id, {
+      move: "answer",
+      to: "cancelled",
+      actor: { type: "subject", id: "s" },
+      set: { respondedAt: new Date() },
+    });
+  if (end === "client_disconnected")
+    await transition(t.store.db, id, {
+      move: "answer",
+      to: "cancelled",
+      reason: CLIENT_DISCONNECTED,
+      set: { endReason: CLIENT_DISCONNECTED },
+    });
   if (end === "timed_out") await transition(t.store.db, id, { move: "answer", to: "timed_out", reason: "no answer within the timeout" });
   if (end === "completed") await transition(t.store.db, id, { move: "settleForm", to: "completed", set: { respondedAt: new Date() } });
   return id;
@@ -28,8 +61,13 @@ async function make(revision: string, end: "person_cancelled" | "client_disconne
 
 // Legacy: 5 person cancels, 6 disconnects, 7 timeouts, 8 completed (26). Modern: 2, 0, 9, 5 (16).
 const PLAN: Array<[string, Parameters<typeof make>[1], number]> = [
-  [LEGACY, "person_cancelled", 5], [LEGACY, "client_disconnected", 6], [LEGACY, "timed_out", 7], [LEGACY, "completed", 8],
-  [MODERN, "person_cancelled", 2], [MODERN, "timed_out", 9], [MODERN, "completed", 5],
+  [LEGACY, "person_cancelled", 5],
+  [LEGACY, "client_disconnected", 6],
+  [LEGACY, "timed_out", 7],
+  [LEGACY, "completed", 8],
+  [MODERN, "person_cancelled", 2],
+  [MODERN, "timed_out", 9],
+  [MODERN, "completed", 5],
 ];
 
 beforeAll(async () => {
@@ -44,7 +82,9 @@ describe("revision and end reason in the rollup", () => {
   it("keeps the rollup equal to the records, revision and end reason included, and rebuilds it the same", async () => {
     expect(await rollupDrift(t.store.db)).toEqual([]);
     const rows = rowsOf<{ protocol_version: string; state: string; end_reason: string; n: number }>(
-      await t.store.db.execute(sql`select protocol_version, state::text, end_reason, sum(records)::int as n from record_rollup group by 1, 2, 3 having sum(records) <> 0 order by 1, 2, 3`),
+      await t.store.db.execute(
+        sql`select protocol_version, state::text, end_reason, sum(records)::int as n from record_rollup group by 1, 2, 3 having sum(records) <> 0 order by 1, 2, 3`,
+      ),
     );
     expect(rows).toEqual([
       { protocol_version: LEGACY, state: "cancelled", end_reason: "", n: 5 },
@@ -57,7 +97,11 @@ describe("revision and end reason in the rollup", () => {
     ]);
 
     // A hand edit of the revision moves the count with it; a rollup row changed by hand is drift.
-    const [one] = await t.store.db.select({ id: elicitationRecords.id }).from(elicitationRecords).where(eq(elicitationRecords.protocolVersion, MODERN)).limit(1);
+    const [one] = await t.store.db
+      .select({ id: elicitationRecords.id })
+      .from(elicitationRecords)
+      .where(eq(elicitationRecords.protocolVersion, MODERN))
+      .limit(1);
     await t.store.db.update(elicitationRecords).set({ protocolVersion: LEGACY }).where(eq(elicitationRecords.id, one!.id));
     expect(await rollupDrift(t.store.db)).toEqual([]);
     await t.store.db.update(elicitationRecords).set({ protocolVersion: MODERN }).where(eq(elicitationRecords.id, one!.id));
@@ -83,7 +127,11 @@ describe("revision and end reason in the rollup", () => {
     // The volume chart counts only a person's cancels as refusals; a client that went away is a failure.
     const volume = await dailyVolume(t.store.db, { period: "24h", by: "revision" });
     const sum = (k: "completed" | "refused" | "failed") => volume.reduce((a, v) => a + v[k], 0);
-    expect({ completed: sum("completed"), refused: sum("refused"), failed: sum("failed") }).toEqual({ completed: 13, refused: 7, failed: 6 + 16 });
+    expect({ completed: sum("completed"), refused: sum("refused"), failed: sum("failed") }).toEqual({
+      completed: 13,
+      refused: 7,
+      failed: 6 + 16,
+    });
   });
 
   it("exports the three endings and the revisions store-wide for Prometheus", async () => {

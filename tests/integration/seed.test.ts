@@ -41,9 +41,15 @@ describe("demo seed", () => {
     // Both revisions, and cancels by a person and by a client that went away, for the overview to separate.
     const revisions = await t.store.db.selectDistinct({ v: elicitationRecords.protocolVersion }).from(elicitationRecords);
     expect(revisions.map((r) => r.v).sort()).toEqual(["2025-11-25", "2026-07-28"]);
-    const ends = await t.store.db.selectDistinct({ r: elicitationRecords.endReason }).from(elicitationRecords).where(sql`${elicitationRecords.state} = 'cancelled'`);
+    const ends = await t.store.db
+      .selectDistinct({ r: elicitationRecords.endReason })
+      .from(elicitationRecords)
+      .where(sql`${elicitationRecords.state} = 'cancelled'`);
     expect(ends.map((e) => e.r ?? "person").sort()).toEqual(["client_disconnected", "person"]);
-    const [modernWithSession] = await t.store.db.select({ n: count() }).from(elicitationRecords).where(sql`${elicitationRecords.protocolVersion} = '2026-07-28' and ${elicitationRecords.sessionId} is not null`);
+    const [modernWithSession] = await t.store.db
+      .select({ n: count() })
+      .from(elicitationRecords)
+      .where(sql`${elicitationRecords.protocolVersion} = '2026-07-28' and ${elicitationRecords.sessionId} is not null`);
     expect(modernWithSession!.n).toBe(0);
 
     const counts = await storeCounts(t.store.db);
@@ -71,11 +77,22 @@ describe("demo seed", () => {
       expect(outcomes.declined).toBeGreaterThan(0);
       expect(outcomes.failed).toBeGreaterThan(0);
       // Only acme's people, each record on a flow that exists, and the registration in the audit log.
-      const tenantsOf = await db.selectDistinct({ tenant: elicitationRecords.tenantId }).from(elicitationRecords).where(eq(elicitationRecords.upstreamId, DEMO_UPSTREAM_ID));
+      const tenantsOf = await db
+        .selectDistinct({ tenant: elicitationRecords.tenantId })
+        .from(elicitationRecords)
+        .where(eq(elicitationRecords.upstreamId, DEMO_UPSTREAM_ID));
       expect(tenantsOf).toEqual([{ tenant: "acme" }]);
-      const [orphans] = await db.select({ n: count() }).from(elicitationRecords).where(sql`${elicitationRecords.upstreamId} is not null and (${elicitationRecords.flowId} is null or ${elicitationRecords.upstreamRequestId} is null)`);
+      const [orphans] = await db
+        .select({ n: count() })
+        .from(elicitationRecords)
+        .where(
+          sql`${elicitationRecords.upstreamId} is not null and (${elicitationRecords.flowId} is null or ${elicitationRecords.upstreamRequestId} is null)`,
+        );
       expect(orphans!.n).toBe(0);
-      const [added] = await db.select({ n: count() }).from(auditLog).where(sql`${auditLog.action} = 'upstream.added' and ${auditLog.targetId} = ${DEMO_UPSTREAM_ID}`);
+      const [added] = await db
+        .select({ n: count() })
+        .from(auditLog)
+        .where(sql`${auditLog.action} = 'upstream.added' and ${auditLog.targetId} = ${DEMO_UPSTREAM_ID}`);
       expect(added!.n).toBe(1);
       expect(await verifyStoredChain(db)).toMatchObject({ ok: true });
     } finally {
@@ -84,7 +101,10 @@ describe("demo seed", () => {
   });
 
   it("writes no value anywhere: only field names, hashes and error keywords", async () => {
-    const [n] = await t.store.db.select({ n: count() }).from(elicitationRecords).where(sql`jsonb_typeof(${elicitationRecords.validationErrors}) <> 'array'`);
+    const [n] = await t.store.db
+      .select({ n: count() })
+      .from(elicitationRecords)
+      .where(sql`jsonb_typeof(${elicitationRecords.validationErrors}) <> 'array'`);
     expect(n!.n).toBe(0);
     const keys = await t.store.db.execute(
       sql`select distinct jsonb_object_keys(e) as k from elicitation_records, jsonb_array_elements(validation_errors) e`,

@@ -55,7 +55,8 @@ afterAll(async () => {
   await t?.dispose();
 });
 
-const token = (subject: string) => mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: `${base}/api/mcp` });
+const token = (subject: string) =>
+  mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: `${base}/api/mcp` });
 
 /** One metric sample's value (0 when absent), by its exact label set. */
 function sample(text: string, name: string, labels: string): number {
@@ -64,7 +65,17 @@ function sample(text: string, name: string, labels: string): number {
   return line ? Number(line.split(" ").pop()) : 0;
 }
 
-const everything = (spans: ReadableSpan[]) => JSON.stringify(spans.map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status, links: s.links, resource: s.resource.attributes })));
+const everything = (spans: ReadableSpan[]) =>
+  JSON.stringify(
+    spans.map((s) => ({
+      name: s.name,
+      attributes: s.attributes,
+      events: s.events,
+      status: s.status,
+      links: s.links,
+      resource: s.resource.attributes,
+    })),
+  );
 
 describe("a form elicitation, traced and counted", () => {
   it("records one trace from the request to the database with value-free attributes, and counts it", async () => {
@@ -73,7 +84,10 @@ describe("a form elicitation, traced and counted", () => {
     const subject = `user-obs-${Date.now()}`;
     const c = await connectClient(`${base}/api/mcp`, await token(subject), {
       capabilities: { elicitation: { form: {} } },
-      answer: () => ({ action: "accept", content: { environment: "production", format: "csv", from: "2026-10-01", to: "2026-10-31", title: CANARY } }),
+      answer: () => ({
+        action: "accept",
+        content: { environment: "production", format: "csv", from: "2026-10-01", to: "2026-10-31", title: CANARY },
+      }),
     });
     const liveDuring = sample(await instanceMetricsText(), "mcp_sessions_live", "");
     const r = await c.call("generate_report");
@@ -83,7 +97,13 @@ describe("a form elicitation, traced and counted", () => {
     // moment after the client has read it.
     const toolCall = (spans: ReadableSpan[]) => spans.find((s) => s.name === "mcp.request" && s.attributes["rpc.method"] === "tools/call");
     await expect.poll(() => toolCall(exporter.getFinishedSpans())).toBeDefined();
-    await expect.poll(async () => sample(await instanceMetricsText(), "mcp_requests_total", 'method="tools/call",outcome="ok"') - sample(before, "mcp_requests_total", 'method="tools/call",outcome="ok"')).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          sample(await instanceMetricsText(), "mcp_requests_total", 'method="tools/call",outcome="ok"') -
+          sample(before, "mcp_requests_total", 'method="tools/call",outcome="ok"'),
+      )
+      .toBe(1);
     const spans = exporter.getFinishedSpans();
 
     // The tools/call: a server span, its mcp.request child, the engine's decision and the
@@ -116,10 +136,21 @@ describe("a form elicitation, traced and counted", () => {
 
     const after = await instanceMetricsText();
     expect(liveDuring).toBeGreaterThanOrEqual(1);
-    expect(sample(after, "mcp_requests_total", 'method="tools/call",outcome="ok"') - sample(before, "mcp_requests_total", 'method="tools/call",outcome="ok"')).toBe(1);
-    expect(sample(after, "mcp_requests_total", 'method="initialize",outcome="ok"') - sample(before, "mcp_requests_total", 'method="initialize",outcome="ok"')).toBe(1);
-    expect(sample(after, "elicitations_started_total", 'mode="form"') - sample(before, "elicitations_started_total", 'mode="form"')).toBe(1);
-    expect(sample(after, "elicitations_finished_total", 'mode="form",outcome="completed"') - sample(before, "elicitations_finished_total", 'mode="form",outcome="completed"')).toBe(1);
+    expect(
+      sample(after, "mcp_requests_total", 'method="tools/call",outcome="ok"') -
+        sample(before, "mcp_requests_total", 'method="tools/call",outcome="ok"'),
+    ).toBe(1);
+    expect(
+      sample(after, "mcp_requests_total", 'method="initialize",outcome="ok"') -
+        sample(before, "mcp_requests_total", 'method="initialize",outcome="ok"'),
+    ).toBe(1);
+    expect(sample(after, "elicitations_started_total", 'mode="form"') - sample(before, "elicitations_started_total", 'mode="form"')).toBe(
+      1,
+    );
+    expect(
+      sample(after, "elicitations_finished_total", 'mode="form",outcome="completed"') -
+        sample(before, "elicitations_finished_total", 'mode="form",outcome="completed"'),
+    ).toBe(1);
     expect(sample(after, "http_server_requests_total", 'route="/api/mcp",method="POST",status="2xx"')).toBeGreaterThanOrEqual(3);
     expect(after).toMatch(/^mcp_request_duration_seconds_bucket\{le="\+Inf",method="tools\/call",outcome="ok"\} [1-9]/m);
     expect(after).toMatch(/^db_pool_connections_max 8$/m);
@@ -135,7 +166,24 @@ describe("elicitations finished, whichever way they end", () => {
     const before = await instanceMetricsText();
     const draft = (mode: "form" | "url") => {
       const id = newRecordId();
-      return { id, mode, needKind: mode === "url" ? ("credential" as const) : ("field" as const), subject: "s-count", tenantId: "acme", sessionId: null, clientName: "c", clientVersion: "1", protocolVersion: "p", requestMethod: "tools/call", requestId: id, toolName: "t", flowId: null, purpose: "p", routeDecision: mode, routeReason: "r" };
+      return {
+        id,
+        mode,
+        needKind: mode === "url" ? ("credential" as const) : ("field" as const),
+        subject: "s-count",
+        tenantId: "acme",
+        sessionId: null,
+        clientName: "c",
+        clientVersion: "1",
+        protocolVersion: "p",
+        requestMethod: "tools/call",
+        requestId: id,
+        toolName: "t",
+        flowId: null,
+        purpose: "p",
+        routeDecision: mode,
+        routeReason: "r",
+      };
     };
     const refused = draft("form");
     await insertRecord(t.store.db, refused, "not_sent");
@@ -162,14 +210,30 @@ describe("what an attacker controls stays out of labels and spans", () => {
     await fetch(`${base}/${CANARY}/deep/path?x=${CANARY}`);
     const res = await fetch(`${base}/api/mcp`, {
       method: "POST",
-      headers: { authorization: `Bearer ${await token("user-obs-attacker")}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      headers: {
+        authorization: `Bearer ${await token("user-obs-attacker")}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: `${CANARY}/method`, params: { [CANARY]: CANARY } }),
     });
     expect(res.status).toBe(400);
     // Prototype keys in the body are not a method either.
-    await fetch(`${base}/api/mcp`, { method: "POST", headers: { authorization: `Bearer ${await token("user-obs-attacker")}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: '{"__proto__":{"method":"tools/call"},"jsonrpc":"2.0","id":2}' });
-    await expect.poll(async () => sample(await instanceMetricsText(), "mcp_requests_total", 'method="other",outcome="refused"')).toBeGreaterThanOrEqual(1);
-    await expect.poll(() => exporter.getFinishedSpans().filter((s) => s.attributes["http.route"] === "other").length).toBeGreaterThanOrEqual(1);
+    await fetch(`${base}/api/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${await token("user-obs-attacker")}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: '{"__proto__":{"method":"tools/call"},"jsonrpc":"2.0","id":2}',
+    });
+    await expect
+      .poll(async () => sample(await instanceMetricsText(), "mcp_requests_total", 'method="other",outcome="refused"'))
+      .toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => exporter.getFinishedSpans().filter((s) => s.attributes["http.route"] === "other").length)
+      .toBeGreaterThanOrEqual(1);
     const metrics = await instanceMetricsText();
     const spans = exporter.getFinishedSpans();
     expect(metrics).not.toContain(CANARY);
@@ -182,12 +246,20 @@ describe("what an attacker controls stays out of labels and spans", () => {
     exporter.reset();
     const refusedBefore = sample(await instanceMetricsText(), "mcp_requests_total", 'method="none",outcome="refused"');
     const forged = `eyJhbGciOiJub25lIiwidHlwIjoiYXQrand0In0.${Buffer.from(JSON.stringify({ sub: CANARY, tenant: CANARY })).toString("base64url")}.`;
-    const res = await fetch(`${base}/api/mcp`, { method: "POST", headers: { authorization: `Bearer ${forged}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+    const res = await fetch(`${base}/api/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${forged}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
     expect(res.status).toBe(401);
     await res.text();
     // Refused before its body was read: counted without a method, and it opened no session.
-    await expect.poll(async () => sample(await instanceMetricsText(), "mcp_requests_total", 'method="none",outcome="refused"')).toBe(refusedBefore + 1);
-    const sessions = rowsOf<{ n: number }>(await t.store.db.execute(sql`select count(*)::int as n from mcp_sessions where subject = ${CANARY}`));
+    await expect
+      .poll(async () => sample(await instanceMetricsText(), "mcp_requests_total", 'method="none",outcome="refused"'))
+      .toBe(refusedBefore + 1);
+    const sessions = rowsOf<{ n: number }>(
+      await t.store.db.execute(sql`select count(*)::int as n from mcp_sessions where subject = ${CANARY}`),
+    );
     expect(sessions[0]?.n).toBe(0);
     expect(everything(exporter.getFinishedSpans())).not.toContain(CANARY);
     expect(await instanceMetricsText()).not.toContain(CANARY);
@@ -202,7 +274,8 @@ describe("trace context", () => {
     const res = await fetch(`${base}/.well-known/oauth-protected-resource`, { headers: { traceparent: `00-${traceId}-${parent}-01` } });
     expect(res.status).toBe(200);
     await res.text();
-    const metadataSpan = () => exporter.getFinishedSpans().find((s) => s.attributes["http.route"] === "/.well-known/oauth-protected-resource");
+    const metadataSpan = () =>
+      exporter.getFinishedSpans().find((s) => s.attributes["http.route"] === "/.well-known/oauth-protected-resource");
     await expect.poll(metadataSpan).toBeDefined();
     const span = metadataSpan();
     expect(span?.spanContext().traceId).toBe(traceId);

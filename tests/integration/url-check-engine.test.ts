@@ -62,7 +62,10 @@ describe("engine and CLI agree on the connect URL", () => {
     const origin = new URL(cfg.redirectUri).origin;
     // Neither the allowlist nor the provider registry is under test here: register the deployment's
     // own callback, and move the bundled demo provider to the deployment's URL as a fresh seed would.
-    await t.store.db.insert(origins).values({ origin, redirectUris: [cfg.redirectUri], note: null, createdBy: "test" }).onConflictDoNothing();
+    await t.store.db
+      .insert(origins)
+      .values({ origin, redirectUris: [cfg.redirectUri], note: null, createdBy: "test" })
+      .onConflictDoNothing();
     await t.store.db.update(providers).set({ issuer: downstreamUrls().issuer }).where(eq(providers.id, demoGitGrant.providerId!));
 
     const sent: string[] = [];
@@ -104,7 +107,11 @@ describe("engine and CLI agree on the connect URL", () => {
     } else {
       expect(sent).toEqual([]);
       expect(outcome).toMatchObject({ status: "blocked" });
-      expect(record).toMatchObject({ state: "not_sent", routeDecision: "blocked", routeReason: `connect URL refused by the URL check: ${verdict.reasons.map((r) => r.code).join(", ")}` });
+      expect(record).toMatchObject({
+        state: "not_sent",
+        routeDecision: "blocked",
+        routeReason: `connect URL refused by the URL check: ${verdict.reasons.map((r) => r.code).join(", ")}`,
+      });
     }
   });
 });

@@ -24,14 +24,22 @@ async function user(subject = "user-alice-1001", tenant = "acme") {
 async function reset(subject: string) {
   await mcp.db.delete(vaultSecrets);
   await mcp.db.delete(downstreamConnections).where(eq(downstreamConnections.subject, subject));
-  await mcp.db.update(elicitationRecords).set({ state: "expired" }).where(and(eq(elicitationRecords.subject, subject), eq(elicitationRecords.mode, "url")));
+  await mcp.db
+    .update(elicitationRecords)
+    .set({ state: "expired" })
+    .where(and(eq(elicitationRecords.subject, subject), eq(elicitationRecords.mode, "url")));
 }
 
 async function urlClient(token: string, answer: "accept" | "decline" | "cancel" = "accept"): Promise<TestClient> {
-  return connectClient(mcp.resource, token, { name: `url-client-${++n}`, capabilities: { elicitation: { form: {}, url: {} } }, answer: () => ({ action: answer }) });
+  return connectClient(mcp.resource, token, {
+    name: `url-client-${++n}`,
+    capabilities: { elicitation: { form: {}, url: {} } },
+    answer: () => ({ action: answer }),
+  });
 }
 
-const grants = async (subject: string) => (await mcp.db.select().from(downstreamConnections).where(eq(downstreamConnections.subject, subject))).length;
+const grants = async (subject: string) =>
+  (await mcp.db.select().from(downstreamConnections).where(eq(downstreamConnections.subject, subject))).length;
 
 /** Continue on the connect page and sign in at the provider; returns the redirect back to us. */
 async function throughProvider(id: string, u: Awaited<ReturnType<typeof user>>): Promise<URL> {
@@ -56,7 +64,13 @@ describe("URL mode", () => {
     expect(elicitation).toMatchObject({ mode: "url", elicitationId: id, url: `${mcp.baseUrl}/connect/${id}` });
     expect(String(elicitation.url)).not.toContain(u.subject);
     expect(String(elicitation.url)).not.toContain(c.transport.sessionId!);
-    expect(await getRecord(mcp.db, id)).toMatchObject({ state: "accepted", mode: "url", needKind: "grant", providerId: "demo-git", redirectUri: `${mcp.baseUrl}/connect/callback` });
+    expect(await getRecord(mcp.db, id)).toMatchObject({
+      state: "accepted",
+      mode: "url",
+      needKind: "grant",
+      providerId: "demo-git",
+      redirectUri: `${mcp.baseUrl}/connect/callback`,
+    });
     await c.close();
   });
 
@@ -64,7 +78,10 @@ describe("URL mode", () => {
     const u = await user();
     await reset(u.subject);
     const { c, id } = await startFlow(u);
-    expect(await connectView(mcp.db, id, u.browser)).toMatchObject({ ok: true, view: { providerName: "Demo Git", providerUrl: `${mcp.baseUrl}/dev/downstream` } });
+    expect(await connectView(mcp.db, id, u.browser)).toMatchObject({
+      ok: true,
+      view: { providerName: "Demo Git", providerUrl: `${mcp.baseUrl}/dev/downstream` },
+    });
     const go = await continueConnect(mcp.db, id, u.browser);
     if (!go.ok) throw new Error(go.problem);
     const auth = new URL(go.location);
@@ -93,7 +110,14 @@ describe("URL mode", () => {
     const retry = await c.call("list_repositories");
     expect(retry.structured).toMatchObject({ outcome: "connect_pending", elicitationId: id, reused: true });
     expect(c.received.map((r) => r.elicitationId)).toEqual([id, id]);
-    expect((await mcp.db.select().from(elicitationRecords).where(and(eq(elicitationRecords.subject, u.subject), eq(elicitationRecords.state, "accepted")))).length).toBe(1);
+    expect(
+      (
+        await mcp.db
+          .select()
+          .from(elicitationRecords)
+          .where(and(eq(elicitationRecords.subject, u.subject), eq(elicitationRecords.state, "accepted")))
+      ).length,
+    ).toBe(1);
     await c.close();
   });
 
@@ -105,7 +129,10 @@ describe("URL mode", () => {
       const mallory = { sub: "user-mallory-2001", tenant: "globex" };
       expect(await connectView(mcp.db, id, mallory)).toEqual({ ok: false, problem: "mismatch" });
       expect(await continueConnect(mcp.db, id, mallory)).toEqual({ ok: false, problem: "mismatch" });
-      const audited = await mcp.db.select().from(auditLog).where(and(eq(auditLog.action, "connect.mismatch"), eq(auditLog.actorId, mallory.sub)));
+      const audited = await mcp.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "connect.mismatch"), eq(auditLog.actorId, mallory.sub)));
       expect(audited.length).toBeGreaterThanOrEqual(2);
       expect(await getRecord(mcp.db, id)).toMatchObject({ state: "accepted" });
       expect(await grants(mallory.sub)).toBe(0);
@@ -143,7 +170,10 @@ describe("URL mode", () => {
       const changedState = new URLSearchParams(callback.searchParams);
       changedState.set("state", "x".repeat(43));
       expect(await completeCallback(mcp.db, changedState, u.browser)).toMatchObject({ ok: false, problem: "not_found" });
-      expect(await completeCallback(mcp.db, callback.searchParams, { sub: "user-mallory-2001", tenant: "globex" })).toMatchObject({ ok: false, problem: "mismatch" });
+      expect(await completeCallback(mcp.db, callback.searchParams, { sub: "user-mallory-2001", tenant: "globex" })).toMatchObject({
+        ok: false,
+        problem: "mismatch",
+      });
       const tampered = new URLSearchParams(callback.searchParams);
       tampered.set("code", "forged-code");
       expect(await completeCallback(mcp.db, tampered, u.browser)).toMatchObject({ ok: false, problem: "refused" });
@@ -157,12 +187,17 @@ describe("URL mode", () => {
       await reset(u.subject);
       const { c, id } = await startFlow(u);
       const callback = await throughProvider(id, u);
-      const results = await Promise.all(Array.from({ length: 6 }, () => completeCallback(mcp.db, new URLSearchParams(callback.searchParams), u.browser)));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => completeCallback(mcp.db, new URLSearchParams(callback.searchParams), u.browser)),
+      );
       expect(results.filter((r) => r.ok)).toHaveLength(1);
       expect(results.filter((r) => !r.ok)).toEqual(Array.from({ length: 5 }, () => ({ ok: false, problem: "used" })));
       expect(await grants(u.subject)).toBe(1);
       expect(await getRecord(mcp.db, id)).toMatchObject({ state: "completed", lateCallbackAt: null });
-      const noise = await mcp.db.select().from(auditLog).where(and(eq(auditLog.targetId, id), inArray(auditLog.action, ["record.late_callback", "record.failed"])));
+      const noise = await mcp.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.targetId, id), inArray(auditLog.action, ["record.late_callback", "record.failed"])));
       expect(noise).toEqual([]);
       await c.close();
     });
@@ -184,7 +219,10 @@ describe("URL mode", () => {
       expect(await grants(u.subject)).toBe(1);
       expect(await getRecord(mcp.db, id)).toMatchObject({ state: "completed" });
       expect(await restartConnect(mcp.db, id, u.browser)).toEqual({ ok: false, problem: "finished" });
-      const restarted = await mcp.db.select().from(auditLog).where(and(eq(auditLog.targetId, id), eq(auditLog.action, "connect.restarted")));
+      const restarted = await mcp.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.targetId, id), eq(auditLog.action, "connect.restarted")));
       expect(restarted).toHaveLength(1);
       await c.close();
     });
@@ -218,7 +256,10 @@ describe("URL mode", () => {
       await reset(u.subject);
       const { c, id } = await startFlow(u);
       const callback = await throughProvider(id, u);
-      await mcp.db.update(elicitationRecords).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(elicitationRecords.id, id));
+      await mcp.db
+        .update(elicitationRecords)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(elicitationRecords.id, id));
       expect(await completeCallback(mcp.db, callback.searchParams, u.browser)).toMatchObject({ ok: false, problem: "expired" });
       expect(await getRecord(mcp.db, id)).toMatchObject({ state: "expired", lateCallbackAt: expect.any(Date) });
       expect(await grants(u.subject)).toBe(0);
@@ -238,7 +279,11 @@ describe("URL mode", () => {
   it("never uses a form: without URL mode the client gets the fallback", async () => {
     const u = await user();
     await reset(u.subject);
-    const c = await connectClient(mcp.resource, u.token, { name: "form-only", capabilities: { elicitation: { form: {} } }, answer: () => ({ action: "accept", content: {} }) });
+    const c = await connectClient(mcp.resource, u.token, {
+      name: "form-only",
+      capabilities: { elicitation: { form: {} } },
+      answer: () => ({ action: "accept", content: {} }),
+    });
     const r = await c.call("list_repositories");
     expect(r.text).toMatch(/client declared no URL mode; grant never goes in a form/);
     expect(r.structured).toMatchObject({ setupUrl: `${mcp.baseUrl}/setup/demo-git` });
@@ -258,7 +303,11 @@ describe("URL mode", () => {
   it("drops and counts content sent with a URL-mode accept", async () => {
     const u = await user();
     await reset(u.subject);
-    const c = await connectClient(mcp.resource, u.token, { name: "chatty", capabilities: { elicitation: { url: {} } }, answer: () => ({ action: "accept", content: { password: "CANARY-url-content" } }) });
+    const c = await connectClient(mcp.resource, u.token, {
+      name: "chatty",
+      capabilities: { elicitation: { url: {} } },
+      answer: () => ({ action: "accept", content: { password: "CANARY-url-content" } }),
+    });
     const r = await c.call("list_repositories");
     const record = await getRecord(mcp.db, r.structured.elicitationId as string);
     expect(record).toMatchObject({ state: "accepted", droppedContentCount: 1 });
@@ -281,7 +330,8 @@ describe("URL mode", () => {
 
 async function clearKillSwitches() {
   const { releaseKillSwitch } = await import("@/lib/policy/kill-switch");
-  for (const who of ["op-operator-0002", "op-admin-0001"]) await releaseKillSwitch(mcp.db, { type: "operator", id: who }, { scope: "mode:url", reason: "resolved now" }).catch(() => undefined);
+  for (const who of ["op-operator-0002", "op-admin-0001"])
+    await releaseKillSwitch(mcp.db, { type: "operator", id: who }, { scope: "mode:url", reason: "resolved now" }).catch(() => undefined);
 }
 
 describe("revocation", () => {
@@ -296,7 +346,10 @@ describe("revocation", () => {
     expect(await completeCallback(mcp.db, callback.searchParams, u.browser)).toMatchObject({ ok: false, problem: "revoked" });
     expect(await getRecord(mcp.db, id)).toMatchObject({ state: "revoked", lateCallbackAt: expect.any(Date) });
     expect(await grants(u.subject)).toBe(0);
-    const late = await mcp.db.select().from(auditLog).where(and(eq(auditLog.action, "record.late_callback"), eq(auditLog.targetId, id)));
+    const late = await mcp.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "record.late_callback"), eq(auditLog.targetId, id)));
     expect(late).toHaveLength(1);
     await c.close();
   });
@@ -309,7 +362,12 @@ describe("revocation", () => {
     await engageKillSwitch(mcp.db, { type: "operator", id: "op-operator-0002" }, { scope: "mode:url", reason: "second incident" });
     expect(await getRecord(mcp.db, id)).toMatchObject({ state: "revoked" });
     expect(await connectView(mcp.db, id, u.browser)).toEqual({ ok: false, problem: "revoked" });
-    expect((await mcp.db.select().from(auditLog).where(and(eq(auditLog.action, "record.revoked"), eq(auditLog.targetId, id))))).toHaveLength(1);
+    expect(
+      await mcp.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "record.revoked"), eq(auditLog.targetId, id))),
+    ).toHaveLength(1);
     await c.close();
   });
 });
@@ -328,7 +386,11 @@ describe("recovery: exactly one grant, and the workflow completes", () => {
     try {
       let seen: string | undefined;
       // The client never answers (its accept is lost on the way).
-      const c = await connectClient(mcp.resource, u.token, { name: "lossy", capabilities: { elicitation: { url: {} } }, answer: (p) => ((seen = String((p as { elicitationId: string }).elicitationId)), new Promise(() => {})) });
+      const c = await connectClient(mcp.resource, u.token, {
+        name: "lossy",
+        capabilities: { elicitation: { url: {} } },
+        answer: (p) => ((seen = String((p as { elicitationId: string }).elicitationId)), new Promise(() => {})),
+      });
       const call = c.call("list_repositories");
       await expect.poll(() => seen, { timeout: 5000 }).toBeDefined();
       await completeInBrowser(seen!, u);
@@ -361,7 +423,10 @@ describe("recovery: exactly one grant, and the workflow completes", () => {
     await completeInBrowser(id, u);
     expect((await c.call("list_repositories")).structured).toMatchObject({ outcome: "completed" });
     expect(await grants(u.subject)).toBe(1);
-    const records = await mcp.db.select().from(elicitationRecords).where(and(eq(elicitationRecords.subject, u.subject), eq(elicitationRecords.state, "completed")));
+    const records = await mcp.db
+      .select()
+      .from(elicitationRecords)
+      .where(and(eq(elicitationRecords.subject, u.subject), eq(elicitationRecords.state, "completed")));
     expect(records).toHaveLength(1);
     await c.close();
   });
@@ -400,7 +465,9 @@ describe("allowlist and secrets at rest", () => {
     expect(access_token.length).toBeGreaterThan(40);
     const { sql } = await import("drizzle-orm");
     const { rowsOf } = await import("@/db/client");
-    const tables = rowsOf<{ t: string }>(await mcp.db.execute(sql`select table_name as t from information_schema.tables where table_schema = 'public'`));
+    const tables = rowsOf<{ t: string }>(
+      await mcp.db.execute(sql`select table_name as t from information_schema.tables where table_schema = 'public'`),
+    );
     let dumped = 0;
     for (const { t: table } of tables) {
       const rows = rowsOf<{ j: string }>(await mcp.db.execute(sql.raw(`select row_to_json(x)::text as j from "${table}" x`)));
@@ -417,7 +484,13 @@ describe("allowlist and secrets at rest", () => {
     const { exportAudit } = await import("@/lib/audit/export");
     const { loadSigner } = await import("@/lib/audit/signing");
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "eg-token-export-"));
-    await exportAudit({ db: mcp.db, outDir: out, format: "ndjson", signer: loadSigner({ DATA_DIR: out }), actor: { type: "system", id: "test" } });
+    await exportAudit({
+      db: mcp.db,
+      outDir: out,
+      format: "ndjson",
+      signer: loadSigner({ DATA_DIR: out }),
+      actor: { type: "system", id: "test" },
+    });
     const exported = fs.readFileSync(path.join(out, "audit.ndjson"), "utf8");
     expect(exported).toContain("connect.completed");
     expect(exported.includes(access_token)).toBe(false);

@@ -3,7 +3,16 @@
 import { describe, expect, it } from "vitest";
 import { abuseConfig } from "@/lib/abuse/config";
 
-const NUMERIC = ["MCP_MAX_SESSIONS_PER_SUBJECT", "MCP_SESSION_IDLE_SECONDS", "RATE_LIMIT_WINDOW_SECONDS", "MCP_RATE_LIMIT_PER_SUBJECT", "MCP_RATE_LIMIT_PER_ADDRESS", "CONNECT_RATE_LIMIT_PER_SUBJECT", "CONNECT_RATE_LIMIT_PER_ADDRESS", "AUDIT_COALESCE_WINDOW_SECONDS"];
+const NUMERIC = [
+  "MCP_MAX_SESSIONS_PER_SUBJECT",
+  "MCP_SESSION_IDLE_SECONDS",
+  "RATE_LIMIT_WINDOW_SECONDS",
+  "MCP_RATE_LIMIT_PER_SUBJECT",
+  "MCP_RATE_LIMIT_PER_ADDRESS",
+  "CONNECT_RATE_LIMIT_PER_SUBJECT",
+  "CONNECT_RATE_LIMIT_PER_ADDRESS",
+  "AUDIT_COALESCE_WINDOW_SECONDS",
+];
 
 describe("abuse settings", () => {
   it("has documented defaults", () => {
@@ -22,7 +31,14 @@ describe("abuse settings", () => {
   });
 
   it("reads valid values", () => {
-    expect(abuseConfig({ MCP_MAX_SESSIONS_PER_SUBJECT: " 3 ", MCP_SESSION_IDLE_SECONDS: "60", TRUST_PROXY: "true", MCP_ALLOWED_ORIGINS: "https://a.example.com" })).toMatchObject({ maxSessionsPerSubject: 3, sessionIdleMs: 60_000, trustProxy: true, mcpAllowedOrigins: ["https://a.example.com"] });
+    expect(
+      abuseConfig({
+        MCP_MAX_SESSIONS_PER_SUBJECT: " 3 ",
+        MCP_SESSION_IDLE_SECONDS: "60",
+        TRUST_PROXY: "true",
+        MCP_ALLOWED_ORIGINS: "https://a.example.com",
+      }),
+    ).toMatchObject({ maxSessionsPerSubject: 3, sessionIdleMs: 60_000, trustProxy: true, mcpAllowedOrigins: ["https://a.example.com"] });
   });
 
   it.each(NUMERIC)("refuses bad values of %s, naming it", (name) => {

@@ -21,6 +21,7 @@ describe("audit actions", () => {
 
   it("narrow outside text only to known actions: well-formed strangers and prototype keys are not actions", () => {
     expect(isAuditAction(AUDIT_ACTIONS.accessDenied)).toBe(true);
-    for (const s of ["elicitation.sent", "__proto__.x", "__proto__", "constructor", "toString", "access.denied ", "ACCESS.DENIED", ""]) expect(isAuditAction(s), s).toBe(false);
+    for (const s of ["elicitation.sent", "__proto__.x", "__proto__", "constructor", "toString", "access.denied ", "ACCESS.DENIED", ""])
+      expect(isAuditAction(s), s).toBe(false);
   });
 });

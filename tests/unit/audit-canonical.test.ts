@@ -60,12 +60,35 @@ describe("canonical audit serialisation (README, Audit log)", () => {
 describe("fixed-shape serialiser", () => {
   // Generated entries with awkward strings (quotes, backslashes, control characters, non-ASCII,
   // astral symbols, lone surrogates) must serialise byte for byte as the general JCS library does.
-  const awkward = ["", "a\"b", "back\\slash", "tab\there", "nl\nx", "\u0001\u001f", "é ü ß", "Україна", "😀", "\ud800", "</script>", "€\u2028\u2029"];
+  const awkward = [
+    "",
+    'a"b',
+    "back\\slash",
+    "tab\there",
+    "nl\nx",
+    "\u0001\u001f",
+    "é ü ß",
+    "Україна",
+    "😀",
+    "\ud800",
+    "</script>",
+    "€\u2028\u2029",
+  ];
   let n = 0;
   const pick = () => awkward[n++ % awkward.length]!;
   it.each(Array.from({ length: 40 }, (_, i) => i))("matches the JCS library on generated entry %i", async (i) => {
     const { canonicalize } = await import("@/lib/audit/canonical");
-    const entry = { seq: 1 + i * 7919, ts: new Date(1_790_000_000_000 + i * 1000).toISOString(), actorType: "system" as const, actorId: pick(), action: "record.revoked", targetType: pick(), targetId: pick(), detail: { [pick() || "k"]: pick(), n: i, list: [pick(), pick()], none: null, flag: i % 2 === 0 }, prevHash: GENESIS_HASH };
+    const entry = {
+      seq: 1 + i * 7919,
+      ts: new Date(1_790_000_000_000 + i * 1000).toISOString(),
+      actorType: "system" as const,
+      actorId: pick(),
+      action: "record.revoked",
+      targetType: pick(),
+      targetId: pick(),
+      detail: { [pick() || "k"]: pick(), n: i, list: [pick(), pick()], none: null, flag: i % 2 === 0 },
+      prevHash: GENESIS_HASH,
+    };
     const outcome = (f: () => string) => {
       try {
         return f();
@@ -85,7 +108,24 @@ describe("fixed-shape serialiser", () => {
 // UTF-16 code units than by code points, and numbers (integers, fractions, exponents, -0).
 const awkwardChar = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 1 }) },
-  { weight: 2, arbitrary: fc.constantFrom("\u2028", "\u2029", '"', "\\", "/", "\u007f", "\u00e9", "\ufeff", "\uffff", "\ue000", "\u{1F600}", "\u{10FFFF}", "\u{1D11E}") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "\u2028",
+      "\u2029",
+      '"',
+      "\\",
+      "/",
+      "\u007f",
+      "\u00e9",
+      "\ufeff",
+      "\uffff",
+      "\ue000",
+      "\u{1F600}",
+      "\u{10FFFF}",
+      "\u{1D11E}",
+    ),
+  },
   { weight: 2, arbitrary: fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c)) },
   { weight: 2, arbitrary: fc.integer({ min: 0x80, max: 0xd7ff }).map((c) => String.fromCharCode(c)) },
   { weight: 2, arbitrary: fc.integer({ min: 0x10000, max: 0x10ffff }).map((c) => String.fromCodePoint(c)) },
@@ -93,12 +133,21 @@ const awkwardChar = fc.oneof(
 const plain = fc.array(awkwardChar, { maxLength: 12 }).map((a) => a.join(""));
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
 // A lone surrogate in one string of twenty, so most entries are valid and some are refused.
-const text = fc.oneof({ weight: 19, arbitrary: plain }, { weight: 1, arbitrary: fc.tuple(plain, loneSurrogate, plain).map((p) => p.join("")) });
-const number = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0, 1e21, 1e-7, 5e-324, 123456789012345680000, 0.1 + 0.2, -1.5e300));
+const text = fc.oneof(
+  { weight: 19, arbitrary: plain },
+  { weight: 1, arbitrary: fc.tuple(plain, loneSurrogate, plain).map((p) => p.join("")) },
+);
+const number = fc.oneof(
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.constantFrom(0, -0, 1e21, 1e-7, 5e-324, 123456789012345680000, 0.1 + 0.2, -1.5e300),
+);
 const detailValue = fc.oneof(text, number, fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 4 }));
 const entryArb = fc.record({
   seq: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
-  ts: fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString()),
+  ts: fc
+    .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true })
+    .map((d) => d.toISOString()),
   actorType: fc.constantFrom(...actorType.enumValues),
   actorId: text,
   action: text,
@@ -132,7 +181,17 @@ describe("fast path against the canonicalize library (property-based)", () => {
 
   it("refuses lone surrogates on both sides, wherever they are", () => {
     for (const lone of ["\ud800", "\udfff", "a\ud83d", "\ude00b"]) {
-      const entry = { seq: 1, ts: "2026-11-30T09:00:00.000Z", actorType: "system" as const, actorId: lone, action: "a.b", targetType: "t", targetId: "x", detail: {}, prevHash: GENESIS_HASH };
+      const entry = {
+        seq: 1,
+        ts: "2026-11-30T09:00:00.000Z",
+        actorType: "system" as const,
+        actorId: lone,
+        action: "a.b",
+        targetType: "t",
+        targetId: "x",
+        detail: {},
+        prevHash: GENESIS_HASH,
+      };
       expect(outcome(() => hashedBody(entry))).toBe("refused");
       expect(outcome(() => canonicalizeLibrary({ ...entry, v: 1 }))).toMatch(/^refused/);
       expect(outcome(() => hashedBody({ ...entry, actorId: "a", detail: { [lone]: 1 } }))).toBe("refused");
@@ -160,7 +219,18 @@ describe("fast path against the canonicalize library (property-based)", () => {
     // The fast path itself fails to compile when AuditEntry gains a field it does not write.
     const columns = Object.keys(getTableColumns(auditLog)).sort();
     expect(columns).toEqual([...HASHED_FIELDS, "hash"].sort());
-    const sample: AuditEntry = { seq: 1, ts: "2026-11-30T09:00:00.000Z", actorType: "system", actorId: "a", action: "a.b", targetType: "t", targetId: "x", detail: {}, prevHash: GENESIS_HASH, hash: "0".repeat(64) };
+    const sample: AuditEntry = {
+      seq: 1,
+      ts: "2026-11-30T09:00:00.000Z",
+      actorType: "system",
+      actorId: "a",
+      action: "a.b",
+      targetType: "t",
+      targetId: "x",
+      detail: {},
+      prevHash: GENESIS_HASH,
+      hash: "0".repeat(64),
+    };
     expect(Object.keys(sample).sort()).toEqual(columns);
     // And an unknown field smuggled in at run time is refused, not silently dropped from the hash.
     expect(() => hashedBody({ ...sample, tenant: "acme" } as unknown as AuditEntry)).toThrow(/fields the canonical form does not know/);

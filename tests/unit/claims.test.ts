@@ -1,13 +1,29 @@
 // Reading roles and tenant the way real issuers send them, and the settings that say how.
 import { describe, expect, it } from "vitest";
-import { accessTokenTypSetting, claimAt, claimPathSetting, parseRoleMap, rolesFromClaimValue, tenantFromClaimValue } from "@/lib/auth/claims";
+import {
+  accessTokenTypSetting,
+  claimAt,
+  claimPathSetting,
+  parseRoleMap,
+  rolesFromClaimValue,
+  tenantFromClaimValue,
+} from "@/lib/auth/claims";
 import { oidcConfig } from "@/lib/auth/oidc-config";
 
-const env = (extra: Record<string, string>) => ({ APP_URL: "http://localhost:3000", APP_ENV: "development", SESSION_SECRET: "s".repeat(40), DEV_IDP_CONSOLE_CLIENT_SECRET: "c".repeat(40), ...extra });
+const env = (extra: Record<string, string>) => ({
+  APP_URL: "http://localhost:3000",
+  APP_ENV: "development",
+  SESSION_SECRET: "s".repeat(40),
+  DEV_IDP_CONSOLE_CLIENT_SECRET: "c".repeat(40),
+  ...extra,
+});
 
 describe("claimAt", () => {
   it("reads plain and nested claims, own properties only", () => {
-    const p = JSON.parse('{"roles":["admin"],"realm_access":{"roles":["g"]},"__proto__":{"polluted":["admin"]}}') as Record<string, unknown>;
+    const p = JSON.parse('{"roles":["admin"],"realm_access":{"roles":["g"]},"__proto__":{"polluted":["admin"]}}') as Record<
+      string,
+      unknown
+    >;
     expect(claimAt(p, "roles")).toEqual(["admin"]);
     expect(claimAt(p, "realm_access.roles")).toEqual(["g"]);
     expect(claimAt(p, "polluted")).toBeUndefined();
@@ -61,10 +77,18 @@ describe("settings", () => {
     expect(() => accessTokenTypSetting("at jwt\n")).toThrow(/OIDC_ACCESS_TOKEN_TYP/);
   });
   it("reads them into the OIDC configuration, with openid always among the scopes", () => {
-    const cfg = oidcConfig(env({ OIDC_ROLES_CLAIM: "groups", OIDC_ROLE_MAP: "gw-admins=admin", OIDC_TENANT_CLAIM: "tid", OIDC_ACCESS_TOKEN_TYP: "any", OIDC_SCOPES: "profile groups" }));
+    const cfg = oidcConfig(
+      env({
+        OIDC_ROLES_CLAIM: "groups",
+        OIDC_ROLE_MAP: "gw-admins=admin",
+        OIDC_TENANT_CLAIM: "tid",
+        OIDC_ACCESS_TOKEN_TYP: "any",
+        OIDC_SCOPES: "profile groups",
+      }),
+    );
     expect(cfg).toMatchObject({ rolesClaim: "groups", tenantClaim: "tid", accessTokenTyp: undefined, scopes: "openid profile groups" });
     expect([...cfg.roleMap]).toEqual([["gw-admins", "admin"]]);
     expect(oidcConfig(env({})).scopes).toBe("openid profile roles tenant");
-    expect(() => oidcConfig(env({ OIDC_SCOPES: "openid pro\"file" }))).toThrow(/OIDC_SCOPES/);
+    expect(() => oidcConfig(env({ OIDC_SCOPES: 'openid pro"file' }))).toThrow(/OIDC_SCOPES/);
   });
 });

@@ -10,13 +10,19 @@ const base = { APP_ENV: "development", SESSION_SECRET: "s".repeat(32), OIDC_CLIE
 describe("cliAuthSettings", () => {
   it("uses OIDC_CLI_CLIENT_ID with an external issuer, and says so when it is missing", () => {
     expect(() => cliAuthSettings({ ...base, OIDC_ISSUER: "https://id.example.com" })).toThrow(/OIDC_CLI_CLIENT_ID/);
-    expect(cliAuthSettings({ ...base, OIDC_ISSUER: "https://id.example.com/", OIDC_CLI_CLIENT_ID: "gateway-ctl" })).toEqual({ issuer: "https://id.example.com", clientId: "gateway-ctl", freshSeconds: 900, devProvider: false });
+    expect(cliAuthSettings({ ...base, OIDC_ISSUER: "https://id.example.com/", OIDC_CLI_CLIENT_ID: "gateway-ctl" })).toEqual({
+      issuer: "https://id.example.com",
+      clientId: "gateway-ctl",
+      freshSeconds: 900,
+      devProvider: false,
+    });
   });
 
   it("validates CTL_FRESH_LOGIN_SECONDS", () => {
     const ext = { ...base, OIDC_ISSUER: "https://id.example.com", OIDC_CLI_CLIENT_ID: "c" };
     expect(cliAuthSettings({ ...ext, CTL_FRESH_LOGIN_SECONDS: "60" }).freshSeconds).toBe(60);
-    for (const bad of ["0", "-5", "15m", "1e3", "99999999"]) expect(() => cliAuthSettings({ ...ext, CTL_FRESH_LOGIN_SECONDS: bad }), bad).toThrow(/CTL_FRESH_LOGIN_SECONDS/);
+    for (const bad of ["0", "-5", "15m", "1e3", "99999999"])
+      expect(() => cliAuthSettings({ ...ext, CTL_FRESH_LOGIN_SECONDS: bad }), bad).toThrow(/CTL_FRESH_LOGIN_SECONDS/);
   });
 });
 
@@ -26,9 +32,12 @@ describe("verifyOperatorIdToken", () => {
   const other = crypto.generateKeyPairSync("rsa", { modulusLength: 2048 });
   const now = new Date("2026-11-30T12:00:00Z");
   const t = Math.floor(now.getTime() / 1000);
-  const keysFor = async (k: crypto.KeyObject) => createLocalJWKSet({ keys: [{ ...((await exportJWK(k)) as JWK), kid: "k1", alg: "RS256" }] });
+  const keysFor = async (k: crypto.KeyObject) =>
+    createLocalJWKSet({ keys: [{ ...((await exportJWK(k)) as JWK), kid: "k1", alg: "RS256" }] });
   const sign = (claims: JWTPayload, key = pair.privateKey) =>
-    new SignJWT({ iss: settings.issuer, aud: settings.clientId, sub: "op-1", iat: t - 10, exp: t + 600, ...claims }).setProtectedHeader({ alg: "RS256", kid: "k1" }).sign(key);
+    new SignJWT({ iss: settings.issuer, aud: settings.clientId, sub: "op-1", iat: t - 10, exp: t + 600, ...claims })
+      .setProtectedHeader({ alg: "RS256", kid: "k1" })
+      .sign(key);
 
   it("accepts a fresh token from the issuer for the CLI client", async () => {
     const proven = await verifyOperatorIdToken(await sign({}), settings, await keysFor(pair.publicKey), now);

@@ -5,7 +5,8 @@ import type http from "node:http";
 import { describe, expect, it } from "vitest";
 import { addressKey, clientAddress } from "@/lib/abuse/client-address";
 
-const req = (remoteAddress: string, xff?: string | string[]) => ({ socket: { remoteAddress }, headers: xff === undefined ? {} : { "x-forwarded-for": xff } }) as unknown as http.IncomingMessage;
+const req = (remoteAddress: string, xff?: string | string[]) =>
+  ({ socket: { remoteAddress }, headers: xff === undefined ? {} : { "x-forwarded-for": xff } }) as unknown as http.IncomingMessage;
 
 describe("client address", () => {
   it("ignores X-Forwarded-For unless the proxy is trusted", () => {
@@ -18,7 +19,8 @@ describe("client address", () => {
   });
 
   it("falls back to the socket address when the last hop is not an address", () => {
-    for (const bad of ["", "nonsense", "1.1.1.1, ", "999.1.1.1", "__proto__", "x".repeat(10_000)]) expect(clientAddress(req("10.0.0.1", bad), true)).toBe("10.0.0.1");
+    for (const bad of ["", "nonsense", "1.1.1.1, ", "999.1.1.1", "__proto__", "x".repeat(10_000)])
+      expect(clientAddress(req("10.0.0.1", bad), true)).toBe("10.0.0.1");
   });
 
   it("keys IPv6 by /64 and IPv4-mapped addresses as IPv4", () => {

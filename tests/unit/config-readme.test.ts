@@ -45,16 +45,21 @@ describe("configuration documentation", () => {
   it("lists exactly the settings of the schema, with the schema's defaults", () => {
     const readme = readmeDefaults();
     expect([...readme.keys()].sort()).toEqual(Object.keys(SETTINGS).sort());
-    for (const [name, spec] of Object.entries(SETTINGS)) expect(readme.get(name), name).toBe(documentedDefault(spec as SettingSpec<unknown>));
+    for (const [name, spec] of Object.entries(SETTINGS))
+      expect(readme.get(name), name).toBe(documentedDefault(spec as SettingSpec<unknown>));
   });
 
   it("has no setting read by the app outside the schema", () => {
-    const files = [...["lib", "app", "db"].flatMap((d) => sourceFiles(path.join(root, d))), ...["proxy.ts", "next.config.ts", "instrumentation.ts"].map((f) => path.join(root, f)).filter((f) => fs.existsSync(f))];
+    const files = [
+      ...["lib", "app", "db"].flatMap((d) => sourceFiles(path.join(root, d))),
+      ...["proxy.ts", "next.config.ts", "instrumentation.ts"].map((f) => path.join(root, f)).filter((f) => fs.existsSync(f)),
+    ];
     const known = new Set<string>([...Object.keys(SETTINGS), ...Object.keys(RETIRED), ...PLATFORM_VARIABLES]);
     const read = new Map<string, string>();
     for (const file of files) {
       const text = fs.readFileSync(file, "utf8");
-      for (const m of text.matchAll(/\benv(?:\.|\[")([A-Z][A-Z0-9_]+)|readSetting\([^,]+,\s*"([A-Z][A-Z0-9_]+)"/g)) read.set(m[1] ?? m[2]!, path.relative(root, file));
+      for (const m of text.matchAll(/\benv(?:\.|\[")([A-Z][A-Z0-9_]+)|readSetting\([^,]+,\s*"([A-Z][A-Z0-9_]+)"/g))
+        read.set(m[1] ?? m[2]!, path.relative(root, file));
     }
     expect(read.size).toBeGreaterThan(10);
     const outside = [...read].filter(([name]) => !known.has(name)).map(([name, file]) => `${name} (${file})`);

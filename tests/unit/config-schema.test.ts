@@ -27,7 +27,16 @@ describe("configuration schema", () => {
   it("reads every default from an empty environment", () => {
     const { config, problems } = parseConfig({});
     expect(problems).toEqual([]);
-    expect(config).toMatchObject({ APP_ENV: "development", PORT: 3000, DATABASE_POOL_MAX: 10, FLOW_NEW_STAGE: { stage: "off", canaryPercent: 0 }, ELICITATION_TIMEOUT_SECONDS: 600, MCP_ALLOWED_ORIGINS: [], LOG_LEVEL: "info", SESSION_SECRET: undefined });
+    expect(config).toMatchObject({
+      APP_ENV: "development",
+      PORT: 3000,
+      DATABASE_POOL_MAX: 10,
+      FLOW_NEW_STAGE: { stage: "off", canaryPercent: 0 },
+      ELICITATION_TIMEOUT_SECONDS: 600,
+      MCP_ALLOWED_ORIGINS: [],
+      LOG_LEVEL: "info",
+      SESSION_SECRET: undefined,
+    });
     for (const [name, spec] of Object.entries(SETTINGS)) expect(config![name as keyof typeof SETTINGS], name).toEqual(spec.default);
   });
 
@@ -57,8 +66,22 @@ describe("configuration schema", () => {
 
   it("never shows a secret's value, and masks a connection string's password", () => {
     const canary = "CANARY-7f3a";
-    const { problems } = parseConfig({ SESSION_SECRET: canary, VAULT_KEY: canary, MCP_REQUEST_STATE_KEY: canary, AUDIT_SIGNING_KEY: canary, METRICS_TOKEN: canary, DATABASE_URL: `mysql://u:${canary}@h/db` });
-    expect(problems.map((p) => p.variable).sort()).toEqual(["AUDIT_SIGNING_KEY", "DATABASE_URL", "MCP_REQUEST_STATE_KEY", "METRICS_TOKEN", "SESSION_SECRET", "VAULT_KEY"]);
+    const { problems } = parseConfig({
+      SESSION_SECRET: canary,
+      VAULT_KEY: canary,
+      MCP_REQUEST_STATE_KEY: canary,
+      AUDIT_SIGNING_KEY: canary,
+      METRICS_TOKEN: canary,
+      DATABASE_URL: `mysql://u:${canary}@h/db`,
+    });
+    expect(problems.map((p) => p.variable).sort()).toEqual([
+      "AUDIT_SIGNING_KEY",
+      "DATABASE_URL",
+      "MCP_REQUEST_STATE_KEY",
+      "METRICS_TOKEN",
+      "SESSION_SECRET",
+      "VAULT_KEY",
+    ]);
     for (const p of problems) expect(p.message).not.toContain(canary);
     expect(() => loadConfig({ SESSION_SECRET: canary })).toThrow(/^SESSION_SECRET is too short/);
     try {
@@ -69,12 +92,21 @@ describe("configuration schema", () => {
   });
 
   it("stops with one line naming the first problem and counting the rest", () => {
-    expect(() => loadConfig({ FLOW_NEW_STAGE: "100%", PORT: "x" })).toThrow(/^PORT must be .* \(and 1 more problem\(s\): run ctl config check\)$/);
+    expect(() => loadConfig({ FLOW_NEW_STAGE: "100%", PORT: "x" })).toThrow(
+      /^PORT must be .* \(and 1 more problem\(s\): run ctl config check\)$/,
+    );
   });
 
   it("requires every key and a real issuer in production, and accepts a complete production configuration", () => {
     const { problems } = parseConfig({ APP_ENV: "production" });
-    expect(problems.map((p) => p.variable).sort()).toEqual(["AUDIT_SIGNING_KEY", "CONNECT_NONCE_KEY", "MCP_REQUEST_STATE_KEY", "OIDC_ISSUER", "SESSION_SECRET", "VAULT_KEY"]);
+    expect(problems.map((p) => p.variable).sort()).toEqual([
+      "AUDIT_SIGNING_KEY",
+      "CONNECT_NONCE_KEY",
+      "MCP_REQUEST_STATE_KEY",
+      "OIDC_ISSUER",
+      "SESSION_SECRET",
+      "VAULT_KEY",
+    ]);
     expect(problems.find((p) => p.variable === "OIDC_ISSUER")!.message).toMatch(/APP_ENV=production needs OIDC_ISSUER/);
     const ok = parseConfig(PRODUCTION);
     expect(ok.problems).toEqual([]);
@@ -91,18 +123,33 @@ describe("configuration schema", () => {
   });
 
   it("refuses the test fixtures and a development provider without its secrets in production", () => {
-    expect(parseConfig({ ...PRODUCTION, MCP_CONFORMANCE_FIXTURES: "true" }).problems.map((p) => p.variable)).toEqual(["MCP_CONFORMANCE_FIXTURES"]);
+    expect(parseConfig({ ...PRODUCTION, MCP_CONFORMANCE_FIXTURES: "true" }).problems.map((p) => p.variable)).toEqual([
+      "MCP_CONFORMANCE_FIXTURES",
+    ]);
     const { OIDC_ISSUER: _i, OIDC_CLIENT_ID: _c, OIDC_CLIENT_SECRET: _s, ...dev } = PRODUCTION;
-    expect(parseConfig({ ...dev, DEV_IDP_ENABLED: "true" }).problems.map((p) => p.variable).sort()).toEqual(["DEMO_DOWNSTREAM_CLIENT_SECRET", "DEV_IDP_CONSOLE_CLIENT_SECRET"]);
+    expect(
+      parseConfig({ ...dev, DEV_IDP_ENABLED: "true" })
+        .problems.map((p) => p.variable)
+        .sort(),
+    ).toEqual(["DEMO_DOWNSTREAM_CLIENT_SECRET", "DEV_IDP_CONSOLE_CLIENT_SECRET"]);
   });
 
   it("needs the client of an external issuer in any environment", () => {
-    expect(parseConfig({ OIDC_ISSUER: "https://id.example.com" }).problems.map((p) => p.variable).sort()).toEqual(["OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"]);
+    expect(
+      parseConfig({ OIDC_ISSUER: "https://id.example.com" })
+        .problems.map((p) => p.variable)
+        .sort(),
+    ).toEqual(["OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"]);
   });
 
   it("refuses a retired setting instead of ignoring it", () => {
     const { problems } = parseConfig({ FLOW_DEFAULT_CANARY_PERCENT: "100%" });
-    expect(problems).toEqual([{ variable: "FLOW_DEFAULT_CANARY_PERCENT", message: expect.stringMatching(/^FLOW_DEFAULT_CANARY_PERCENT is no longer read: set FLOW_NEW_STAGE/) }]);
+    expect(problems).toEqual([
+      {
+        variable: "FLOW_DEFAULT_CANARY_PERCENT",
+        message: expect.stringMatching(/^FLOW_DEFAULT_CANARY_PERCENT is no longer read: set FLOW_NEW_STAGE/),
+      },
+    ]);
   });
 
   it("reads only the map's own keys: an inherited or prototype key is not a setting", () => {
@@ -124,7 +171,13 @@ describe("configuration schema", () => {
     expect(newFlowStage(env)).toEqual({ stage: "canary", canaryPercent: 5 });
     env.FLOW_NEW_STAGE = "off";
     expect(newFlowStage(env)).toEqual({ stage: "off", canaryPercent: 0 });
-    expect(storeConfigFromEnv({ DATABASE_URL: "postgres://a/b", DATABASE_POOL_MAX: "3" })).toEqual({ kind: "postgres", url: "postgres://a/b", poolMax: 3 });
-    expect(() => storeConfigFromEnv({ DATABASE_URL: "postgres://a/b", DATABASE_POOL_MAX: "1.5" })).toThrow(/^DATABASE_POOL_MAX must be a whole number/);
+    expect(storeConfigFromEnv({ DATABASE_URL: "postgres://a/b", DATABASE_POOL_MAX: "3" })).toEqual({
+      kind: "postgres",
+      url: "postgres://a/b",
+      poolMax: 3,
+    });
+    expect(() => storeConfigFromEnv({ DATABASE_URL: "postgres://a/b", DATABASE_POOL_MAX: "1.5" })).toThrow(
+      /^DATABASE_POOL_MAX must be a whole number/,
+    );
   });
 });

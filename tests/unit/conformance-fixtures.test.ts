@@ -8,11 +8,15 @@ describe("conformance fixtures", () => {
   it("are served only when explicitly enabled", () => {
     expect(servedWorkflows({})).toBe(WORKFLOWS);
     expect(servedWorkflows({ MCP_CONFORMANCE_FIXTURES: "false" })).toBe(WORKFLOWS);
-    expect(servedWorkflows({ MCP_CONFORMANCE_FIXTURES: "true" }).map((w) => w.name)).toEqual([...WORKFLOWS, ...CONFORMANCE_FIXTURES].map((w) => w.name));
+    expect(servedWorkflows({ MCP_CONFORMANCE_FIXTURES: "true" }).map((w) => w.name)).toEqual(
+      [...WORKFLOWS, ...CONFORMANCE_FIXTURES].map((w) => w.name),
+    );
   });
 
   it("are refused in production, and a bad value names the variable", () => {
-    expect(() => conformanceFixturesEnabled({ MCP_CONFORMANCE_FIXTURES: "true", APP_ENV: "production" })).toThrow(/refused with APP_ENV=production/);
+    expect(() => conformanceFixturesEnabled({ MCP_CONFORMANCE_FIXTURES: "true", APP_ENV: "production" })).toThrow(
+      /refused with APP_ENV=production/,
+    );
     expect(() => conformanceFixturesEnabled({ MCP_CONFORMANCE_FIXTURES: "yes" })).toThrow(/MCP_CONFORMANCE_FIXTURES must be true or false/);
   });
 

@@ -27,15 +27,18 @@ describe("the control registry", () => {
   });
 
   it("finds controls by own name only", () => {
-    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty", "", "PAUSE-FLOW", 42, null, undefined, {}]) expect(controlByName(name)).toBeUndefined();
+    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty", "", "PAUSE-FLOW", 42, null, undefined, {}])
+      expect(controlByName(name)).toBeUndefined();
     expect(controlByName("pause-flow")?.name).toBe("pause-flow");
   });
 
   it("refuses an unknown control or a body that is not a form before running anything", async () => {
     const form = new FormData();
     form.set("flowId", "generate_report:claude-code");
-    for (const name of ["no-such-control", "__proto__", "constructor", ["pause-flow"], null]) expect(await runRegisteredControl(name, form)).toEqual({ ok: false, error: "no such control" });
-    for (const body of [null, "flowId=x", { flowId: "generate_report:claude-code", minutes: 5, reason: "x" }]) expect(await runRegisteredControl("pause-flow", body)).toEqual({ ok: false, error: "invalid input" });
+    for (const name of ["no-such-control", "__proto__", "constructor", ["pause-flow"], null])
+      expect(await runRegisteredControl(name, form)).toEqual({ ok: false, error: "no such control" });
+    for (const body of [null, "flowId=x", { flowId: "generate_report:claude-code", minutes: 5, reason: "x" }])
+      expect(await runRegisteredControl("pause-flow", body)).toEqual({ ok: false, error: "invalid input" });
   });
 });
 

@@ -13,7 +13,10 @@ interface Case {
   value: string;
   shape?: string;
 }
-const corpus = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../fixtures/credential-corpus.json"), "utf8")) as { ordinary: Case[]; evasions: Case[] };
+const corpus = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../fixtures/credential-corpus.json"), "utf8")) as {
+  ordinary: Case[];
+  evasions: Case[];
+};
 
 describe("the corpora", () => {
   it("hold at least 200 ordinary values and the listed evasion classes, each named once", () => {
@@ -51,11 +54,16 @@ describe("scanContent (the engine's API)", () => {
   });
 
   it("looks into arrays of strings, reports a field once, and ignores non-strings", () => {
-    expect(scanContent({ tags: ["ok", gh, gh], n: 4111111111111111, b: true, o: { nested: gh } as unknown })).toEqual([{ field: "tags", keyword: "credential_like:known_token" }]);
+    expect(scanContent({ tags: ["ok", gh, gh], n: 4111111111111111, b: true, o: { nested: gh } as unknown })).toEqual([
+      { field: "tags", keyword: "credential_like:known_token" },
+    ]);
   });
 
   it("handles prototype-named keys as ordinary fields", () => {
-    const content = JSON.parse(`{"__proto__": "${gh}", "constructor": "fine", "toString": "4111 1111 1111 1111"}`) as Record<string, unknown>;
+    const content = JSON.parse(`{"__proto__": "${gh}", "constructor": "fine", "toString": "4111 1111 1111 1111"}`) as Record<
+      string,
+      unknown
+    >;
     expect(scanContent(content)).toEqual([
       { field: "__proto__", keyword: "credential_like:known_token" },
       { field: "toString", keyword: "credential_like:card_number" },
@@ -82,7 +90,14 @@ describe("the building blocks", () => {
   });
 
   it("anchors on token boundaries: a prefix inside a word is not a token", () => {
-    for (const v of ["risk-assessment-for-q3-2026", "task-tracking-dashboard-v2", "desk-organiser-premium-2026", "xoxo-goodbye-letter-2026", "mask_live_demo_recording_2026"]) expect(credentialShape(v)).toBeUndefined();
+    for (const v of [
+      "risk-assessment-for-q3-2026",
+      "task-tracking-dashboard-v2",
+      "desk-organiser-premium-2026",
+      "xoxo-goodbye-letter-2026",
+      "mask_live_demo_recording_2026",
+    ])
+      expect(credentialShape(v)).toBeUndefined();
   });
 
   it("normalises NFKC, drops format characters, and un-confuses only mixed-script words", () => {
@@ -92,7 +107,8 @@ describe("the building blocks", () => {
   });
 
   it("reads the decimal digits of every script as ASCII digits, so a card in Eastern Arabic or Devanagari digits is still a card", () => {
-    const inScript = (zero: number, digits: string) => [...digits].map((d) => (d === " " ? d : String.fromCodePoint(zero + Number(d)))).join("");
+    const inScript = (zero: number, digits: string) =>
+      [...digits].map((d) => (d === " " ? d : String.fromCodePoint(zero + Number(d)))).join("");
     expect(normaliseForScan(inScript(0x0660, "0123456789"))).toBe("0123456789"); // Arabic-Indic
     expect(normaliseForScan(inScript(0x06f0, "0123456789"))).toBe("0123456789"); // Extended Arabic-Indic (Persian)
     expect(normaliseForScan(inScript(0x0966, "0123456789"))).toBe("0123456789"); // Devanagari

@@ -11,7 +11,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
 
 const isDemo = (file: string) => file.startsWith("lib/demo/") || file === "lib/auth/dev-idp/downstream.ts";
 
@@ -33,7 +34,8 @@ function sourceFiles(dir: string): string[] {
 
 function resolveLocal(from: string, spec: string): string | null {
   const base = spec.startsWith("@/") ? spec.slice(2) : path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
-  for (const c of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`]) if (fs.existsSync(path.join(root, c)) && fs.statSync(path.join(root, c)).isFile()) return c;
+  for (const c of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`])
+    if (fs.existsSync(path.join(root, c)) && fs.statSync(path.join(root, c)).isFile()) return c;
   return null;
 }
 
@@ -51,8 +53,14 @@ const edges = files.flatMap((file) => importsOf(file).map((to) => ({ from: file,
 
 describe("demo code only where the demo starts it", () => {
   it("is not vacuous: the demo exists and its starting points do import it", () => {
-    expect(files.filter(isDemo)).toEqual(expect.arrayContaining(["lib/demo/seed.ts", "lib/demo/provider.ts", "lib/demo/upstream.ts", "lib/auth/dev-idp/downstream.ts"]));
-    for (const start of Object.keys(STARTS)) expect(edges.some((e) => e.from === start && isDemo(e.to)), start).toBe(true);
+    expect(files.filter(isDemo)).toEqual(
+      expect.arrayContaining(["lib/demo/seed.ts", "lib/demo/provider.ts", "lib/demo/upstream.ts", "lib/auth/dev-idp/downstream.ts"]),
+    );
+    for (const start of Object.keys(STARTS))
+      expect(
+        edges.some((e) => e.from === start && isDemo(e.to)),
+        start,
+      ).toBe(true);
   });
 
   it("nothing else in app/, components/, db/ or lib/ imports a demo module", () => {
@@ -61,6 +69,15 @@ describe("demo code only where the demo starts it", () => {
   });
 
   it("the MCP servers, the connect flow, the flow fingerprints and the workflows are among the files checked", () => {
-    expect(files).toEqual(expect.arrayContaining(["lib/mcp/server.ts", "lib/mcp/modern/endpoint.ts", "lib/connect/registry.ts", "lib/policy/resolve-flow.ts", "lib/workflows/list-repositories.ts", "lib/gates/client-variants.ts"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "lib/mcp/server.ts",
+        "lib/mcp/modern/endpoint.ts",
+        "lib/connect/registry.ts",
+        "lib/policy/resolve-flow.ts",
+        "lib/workflows/list-repositories.ts",
+        "lib/gates/client-variants.ts",
+      ]),
+    );
   });
 });

@@ -27,7 +27,10 @@ describe("decideChromium", () => {
   });
 
   it("uses CHROMIUM_PATH when set and present", () => {
-    expect(decideChromium(probes({ chromiumPathEnv: "/opt/chromium/chrome", files: ["/opt/chromium/chrome"] }))).toEqual({ action: "present", path: "/opt/chromium/chrome" });
+    expect(decideChromium(probes({ chromiumPathEnv: "/opt/chromium/chrome", files: ["/opt/chromium/chrome"] }))).toEqual({
+      action: "present",
+      path: "/opt/chromium/chrome",
+    });
   });
 
   it("installs with apt-get as root, update once then install", () => {
@@ -67,7 +70,10 @@ describe("decideChromium", () => {
   });
 
   it("treats an empty CHROMIUM_PATH as unset", () => {
-    expect(decideChromium(probes({ chromiumPathEnv: " ", files: [DEFAULT_CHROMIUM] }))).toEqual({ action: "present", path: DEFAULT_CHROMIUM });
+    expect(decideChromium(probes({ chromiumPathEnv: " ", files: [DEFAULT_CHROMIUM] }))).toEqual({
+      action: "present",
+      path: DEFAULT_CHROMIUM,
+    });
   });
 });
 
@@ -141,18 +147,35 @@ describe("ensurePrereqs", () => {
   });
 
   it("lets an unexpected error through instead of hiding it", async () => {
-    await expect(ensurePrereqs([{ name: "x", ensure: () => { throw new TypeError("bug"); } }], () => {})).rejects.toThrow(TypeError);
+    await expect(
+      ensurePrereqs(
+        [
+          {
+            name: "x",
+            ensure: () => {
+              throw new TypeError("bug");
+            },
+          },
+        ],
+        () => {},
+      ),
+    ).rejects.toThrow(TypeError);
   });
 });
 
 describe("scripts/ensure-prereqs.ts as npm test runs it", () => {
   const run = (env: Record<string, string>) =>
-    spawnSync(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), path.resolve("scripts/ensure-prereqs.ts")], { env: { ...process.env, ...env }, encoding: "utf8" });
+    spawnSync(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), path.resolve("scripts/ensure-prereqs.ts")], {
+      env: { ...process.env, ...env },
+      encoding: "utf8",
+    });
 
   it("exits 1 with one line naming the problem when the configured browser is missing", () => {
     const r = run({ CHROMIUM_PATH: "/nonexistent/chromium" });
     expect(r.status).toBe(1);
-    expect(r.stderr.trim().split("\n")).toEqual([expect.stringContaining("ensure-prereqs: chromium: CHROMIUM_PATH=/nonexistent/chromium does not exist")]);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      expect.stringContaining("ensure-prereqs: chromium: CHROMIUM_PATH=/nonexistent/chromium does not exist"),
+    ]);
   });
 
   it("exits 0 and says nothing when the browser is there", () => {

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { lintFormRequest } from "@/lib/elicitation/lint";
 import { findSecretTerms } from "@/lib/elicitation/lint/secret-terms";
 
-const form = (properties: Record<string, unknown>, message = "Please answer.") => ({ message, requestedSchema: { type: "object", properties } });
+const form = (properties: Record<string, unknown>, message = "Please answer.") => ({
+  message,
+  requestedSchema: { type: "object", properties },
+});
 const codes = (r: ReturnType<typeof lintFormRequest>) => r.reasons.map((x) => `${x.code}:${x.field ?? "-"}`);
 
 describe("secret terms", () => {
@@ -26,19 +29,29 @@ describe("secret terms", () => {
 
 describe("form linter", () => {
   it("allows harmless look-alikes as free text", () => {
-    expect(lintFormRequest(form({ passport_country: { type: "string", title: "Passport country" }, keyboard: { type: "string", title: "Keyboard layout" } })).verdict).toBe("allow");
+    expect(
+      lintFormRequest(
+        form({ passport_country: { type: "string", title: "Passport country" }, keyboard: { type: "string", title: "Keyboard layout" } }),
+      ).verdict,
+    ).toBe("allow");
   });
 
   it("blocks a secret asked for in the description of an innocent field", () => {
-    expect(codes(lintFormRequest(form({ note: { type: "string", description: "Paste the bearer token here" } })))).toEqual(["secret_requested:note"]);
+    expect(codes(lintFormRequest(form({ note: { type: "string", description: "Paste the bearer token here" } })))).toEqual([
+      "secret_requested:note",
+    ]);
   });
 
   it("blocks a secret asked for in the message when there is a free-text field", () => {
-    expect(codes(lintFormRequest(form({ value: { type: "string" } }, "Bitte geben Sie Ihr Passwort ein.")))).toEqual(["secret_requested:-"]);
+    expect(codes(lintFormRequest(form({ value: { type: "string" } }, "Bitte geben Sie Ihr Passwort ein.")))).toEqual([
+      "secret_requested:-",
+    ]);
   });
 
   it("does not block a secret word in the message when the user can only choose", () => {
-    expect(lintFormRequest(form({ rotate: { type: "boolean", title: "Rotate the API key now?" } }, "Your API key is 90 days old.")).verdict).toBe("allow");
+    expect(
+      lintFormRequest(form({ rotate: { type: "boolean", title: "Rotate the API key now?" } }, "Your API key is 90 days old.")).verdict,
+    ).toBe("allow");
   });
 
   it.each([
@@ -65,16 +78,27 @@ describe("form linter", () => {
   });
 
   it("refuses malformed requests without throwing", () => {
-    for (const bad of [null, 42, "x", {}, { message: "m" }, { message: "m", requestedSchema: { type: "array" } }, { message: "m", requestedSchema: { type: "object", properties: {}, required: ["x"] } }]) {
+    for (const bad of [
+      null,
+      42,
+      "x",
+      {},
+      { message: "m" },
+      { message: "m", requestedSchema: { type: "array" } },
+      { message: "m", requestedSchema: { type: "object", properties: {}, required: ["x"] } },
+    ]) {
       expect(lintFormRequest(bad).verdict).toBe("block");
     }
   });
 });
 
 describe("secret terms disguised with Unicode", () => {
-  it.each(["p\u0430ssword", "Pass\u200bword", "\uff30\uff21\uff33\uff33\uff37\uff2f\uff32\uff24", "P\u00adassword"])("%s is still a password", (title) => {
-    const r = lintFormRequest({ message: "Sign in", requestedSchema: { type: "object", properties: { f: { type: "string", title } } } });
-    expect(r.verdict).toBe("block");
-    expect(r.reasons.map((x) => x.code)).toContain("secret_requested");
-  });
+  it.each(["p\u0430ssword", "Pass\u200bword", "\uff30\uff21\uff33\uff33\uff37\uff2f\uff32\uff24", "P\u00adassword"])(
+    "%s is still a password",
+    (title) => {
+      const r = lintFormRequest({ message: "Sign in", requestedSchema: { type: "object", properties: { f: { type: "string", title } } } });
+      expect(r.verdict).toBe("block");
+      expect(r.reasons.map((x) => x.code)).toContain("secret_requested");
+    },
+  );
 });

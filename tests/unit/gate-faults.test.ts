@@ -8,7 +8,9 @@ describe("GATE_TEST_FAULTS", () => {
     expect([...gateFaults({ GATE_TEST_FAULTS: "log-form-values" })]).toEqual(["log-form-values"]);
   });
   it("is refused with APP_ENV=production", () => {
-    expect(() => gateFaults({ APP_ENV: "production", GATE_TEST_FAULTS: "skip-browser-user-check" })).toThrow(/refused with APP_ENV=production/);
+    expect(() => gateFaults({ APP_ENV: "production", GATE_TEST_FAULTS: "skip-browser-user-check" })).toThrow(
+      /refused with APP_ENV=production/,
+    );
   });
   it("rejects an unknown fault name", () => {
     expect(() => gateFaults({ GATE_TEST_FAULTS: "log-form-values,__proto__" })).toThrow(/unknown fault "__proto__"/);

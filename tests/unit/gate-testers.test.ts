@@ -20,7 +20,11 @@ describe("gate testers in the demo", () => {
       expect(tester, flow.id).toBeDefined();
     }
     // Not vacuous: some of these flows admit none of the three end users.
-    expect(flows.some((f) => !allDevAccounts().some((a) => a.subject.startsWith("user-") && !a.subject.startsWith("user-gate-") && admits(f, a.subject)))).toBe(true);
+    expect(
+      flows.some(
+        (f) => !allDevAccounts().some((a) => a.subject.startsWith("user-") && !a.subject.startsWith("user-gate-") && admits(f, a.subject)),
+      ),
+    ).toBe(true);
   });
 
   it("leaves the canary rule alone: a tester outside a flow's share is refused, and at 0% nobody is admitted", () => {

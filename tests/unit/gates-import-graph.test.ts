@@ -7,12 +7,17 @@ import { builtinModules } from "node:module";
 import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']|[Rr]equire\(import\.meta\.url\)\.resolve\(\s*["']([^"'.][^"']*)["']/g;
+const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']|[Rr]equire\(import\.meta\.url\)\.resolve\(\s*["']([^"'.][^"']*)["']/g;
 
 function resolveLocal(from: string, spec: string): string | null {
   const base = spec.startsWith("@/") ? path.join(root, spec.slice(2)) : path.resolve(path.dirname(from), spec);
-  for (const c of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")]) if (fs.existsSync(c) && fs.statSync(c).isFile()) return c;
+  for (const c of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")])
+    if (fs.existsSync(c) && fs.statSync(c).isFile()) return c;
   return null;
 }
 
@@ -44,11 +49,18 @@ function walk(entries: string[]) {
 }
 
 describe("the gates' import graph", () => {
-  const { files, packages } = walk([...fs.readdirSync(path.join(root, "lib/gates")).map((f) => path.join(root, "lib/gates", f)), path.join(root, "lib/cli/commands/gates-command.ts")]);
+  const { files, packages } = walk([
+    ...fs.readdirSync(path.join(root, "lib/gates")).map((f) => path.join(root, "lib/gates", f)),
+    path.join(root, "lib/cli/commands/gates-command.ts"),
+  ]);
 
   it("is not vacuous: it reaches the gates, the SDK clients, the browser driver and the store", () => {
-    expect(files).toEqual(expect.arrayContaining(["lib/gates/run-gates.ts", "lib/gates/accessibility-gate.ts", "lib/audit/signing.ts", "db/client.ts"]));
-    expect([...packages.keys()]).toEqual(expect.arrayContaining(["@modelcontextprotocol/sdk", "@modelcontextprotocol/client", "playwright-core", "axe-core", "drizzle-orm"]));
+    expect(files).toEqual(
+      expect.arrayContaining(["lib/gates/run-gates.ts", "lib/gates/accessibility-gate.ts", "lib/audit/signing.ts", "db/client.ts"]),
+    );
+    expect([...packages.keys()]).toEqual(
+      expect.arrayContaining(["@modelcontextprotocol/sdk", "@modelcontextprotocol/client", "playwright-core", "axe-core", "drizzle-orm"]),
+    );
   });
 
   it("never reaches tests/ or bench/", () => {

@@ -10,15 +10,46 @@ import { gatePassed } from "@/lib/gates/types";
 import { generateReport } from "@/lib/workflows/generate-report";
 import { listRepositories } from "@/lib/workflows/list-repositories";
 
-const flow = (workflow: string): Flow => ({ id: `${workflow}:visual-studio-code`, workflow, profileId: "visual-studio-code", serverVersion: "0.1.0", stage: "promoted", canaryPercent: 0, fingerprint: "fp", fingerprintInputs: {}, retestRequired: false, setupUrl: null, createdAt: new Date(), updatedAt: new Date() }) as Flow;
+const flow = (workflow: string): Flow =>
+  ({
+    id: `${workflow}:visual-studio-code`,
+    workflow,
+    profileId: "visual-studio-code",
+    serverVersion: "0.1.0",
+    stage: "promoted",
+    canaryPercent: 0,
+    fingerprint: "fp",
+    fingerprintInputs: {},
+    retestRequired: false,
+    setupUrl: null,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  }) as Flow;
 
 function ctx(workflow: typeof listRepositories): GateContext {
   return {
     flow: flow(workflow.name),
     workflow,
-    profile: { profileId: "visual-studio-code", source: "profile-default", variants: [{ name: "Visual Studio Code", version: "1.106.2", revision: "2025-11-25", elicitation: { form: {}, url: {} } }] },
-    target: { baseUrl: "http://localhost:9", mcpUrl: "http://localhost:9/api/mcp", chromiumPath: "/nonexistent/chromium", formTimeoutSeconds: 600, timeoutBudgetSeconds: 60 },
-    tokens: { kind: "given", fresh: async () => ({ token: "t", subject: "s" }), forAccount: async () => "t", user: null, other: null, noUser: "no user" },
+    profile: {
+      profileId: "visual-studio-code",
+      source: "profile-default",
+      variants: [{ name: "Visual Studio Code", version: "1.106.2", revision: "2025-11-25", elicitation: { form: {}, url: {} } }],
+    },
+    target: {
+      baseUrl: "http://localhost:9",
+      mcpUrl: "http://localhost:9/api/mcp",
+      chromiumPath: "/nonexistent/chromium",
+      formTimeoutSeconds: 600,
+      timeoutBudgetSeconds: 60,
+    },
+    tokens: {
+      kind: "given",
+      fresh: async () => ({ token: "t", subject: "s" }),
+      forAccount: async () => "t",
+      user: null,
+      other: null,
+      noUser: "no user",
+    },
     runId: "r",
   };
 }

@@ -18,16 +18,50 @@ import { accessibilityGate } from "@/lib/gates/accessibility-gate";
 import { generateReport } from "@/lib/workflows/generate-report";
 import { purgeReportCache } from "@/lib/workflows/purge-report-cache";
 
-const flow = (workflow: string): Flow => ({ id: `${workflow}:claude-code`, workflow, profileId: "claude-code", serverVersion: "0.1.0", stage: "promoted", canaryPercent: 0, fingerprint: "fp", fingerprintInputs: {}, retestRequired: false, setupUrl: null, createdAt: new Date(), updatedAt: new Date() }) as Flow;
-const target = (over: Partial<GateTarget> = {}): GateTarget => ({ baseUrl: "http://127.0.0.1:9", mcpUrl: "http://127.0.0.1:9/api/mcp", chromiumPath: "/nonexistent/chromium", formTimeoutSeconds: 600, timeoutBudgetSeconds: 60, ...over });
+const flow = (workflow: string): Flow =>
+  ({
+    id: `${workflow}:claude-code`,
+    workflow,
+    profileId: "claude-code",
+    serverVersion: "0.1.0",
+    stage: "promoted",
+    canaryPercent: 0,
+    fingerprint: "fp",
+    fingerprintInputs: {},
+    retestRequired: false,
+    setupUrl: null,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  }) as Flow;
+const target = (over: Partial<GateTarget> = {}): GateTarget => ({
+  baseUrl: "http://127.0.0.1:9",
+  mcpUrl: "http://127.0.0.1:9/api/mcp",
+  chromiumPath: "/nonexistent/chromium",
+  formTimeoutSeconds: 600,
+  timeoutBudgetSeconds: 60,
+  ...over,
+});
 
 function ctx(workflow: typeof generateReport, over: Partial<GateTarget> = {}): GateContext {
   return {
     flow: flow(workflow.name),
     workflow,
-    profile: { profileId: "claude-code", source: "profile-default", variants: [{ name: "claude-code", version: "2.0.37", revision: "2025-11-25", elicitation: {} }] },
+    profile: {
+      profileId: "claude-code",
+      source: "profile-default",
+      variants: [{ name: "claude-code", version: "2.0.37", revision: "2025-11-25", elicitation: {} }],
+    },
     target: target(over),
-    tokens: { kind: "given", fresh: async () => { throw new Error("no network in this test"); }, forAccount: async () => "t", user: null, other: null, noUser: "no user" },
+    tokens: {
+      kind: "given",
+      fresh: async () => {
+        throw new Error("no network in this test");
+      },
+      forAccount: async () => "t",
+      user: null,
+      other: null,
+      noUser: "no user",
+    },
     runId: "r",
   };
 }
@@ -46,16 +80,36 @@ describe("approval flows without a second operator", () => {
 describe("the form timeout", () => {
   it("longer than the budget: not run, naming the timeout and the budget (no wait)", async () => {
     const c = await timeoutCheck(ctx(generateReport), ctx(generateReport).profile.variants[0]!);
-    expect(c).toMatchObject({ outcome: "not_applicable", detail: expect.stringMatching(/^not run: the form timeout is 600 s, longer than the gate's budget of 60 s/) });
+    expect(c).toMatchObject({
+      outcome: "not_applicable",
+      detail: expect.stringMatching(/^not run: the form timeout is 600 s, longer than the gate's budget of 60 s/),
+    });
   });
   it("within the budget it is driven (here it fails: there is no deployment), never skipped", async () => {
     const c = await timeoutCheck(ctx(generateReport, { formTimeoutSeconds: 5 }), ctx(generateReport).profile.variants[0]!);
     expect(c.outcome).toBe("failed");
   });
   it("the console and ctl read the same budget and timeout from the settings", () => {
-    const t = gateTargetFor({ origin: "https://staging.example.com/anything" }, { ELICITATION_TIMEOUT_SECONDS: "20", GATES_TIMEOUT_BUDGET_SECONDS: "45", GATES_LOG_FILE: "/var/log/eg.log", METRICS_TOKEN: "m".repeat(32) });
-    expect(t).toMatchObject({ baseUrl: "https://staging.example.com", mcpUrl: "https://staging.example.com/api/mcp", formTimeoutSeconds: 20, timeoutBudgetSeconds: 45, logFile: "/var/log/eg.log", metricsToken: "m".repeat(32) });
-    expect(gateTargetFor({ origin: "https://s.example", logFile: "/tmp/x.log" }, { GATES_LOG_FILE: "/var/log/eg.log" }).logFile).toBe("/tmp/x.log");
+    const t = gateTargetFor(
+      { origin: "https://staging.example.com/anything" },
+      {
+        ELICITATION_TIMEOUT_SECONDS: "20",
+        GATES_TIMEOUT_BUDGET_SECONDS: "45",
+        GATES_LOG_FILE: "/var/log/eg.log",
+        METRICS_TOKEN: "m".repeat(32),
+      },
+    );
+    expect(t).toMatchObject({
+      baseUrl: "https://staging.example.com",
+      mcpUrl: "https://staging.example.com/api/mcp",
+      formTimeoutSeconds: 20,
+      timeoutBudgetSeconds: 45,
+      logFile: "/var/log/eg.log",
+      metricsToken: "m".repeat(32),
+    });
+    expect(gateTargetFor({ origin: "https://s.example", logFile: "/tmp/x.log" }, { GATES_LOG_FILE: "/var/log/eg.log" }).logFile).toBe(
+      "/tmp/x.log",
+    );
   });
 });
 
@@ -70,11 +124,21 @@ describe("places the privacy gate searches", () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const outcomes = async (over: Partial<GateTarget>) => Object.fromEntries((await searchForCanary(target({ baseUrl: base, ...over }), "GATECANARYx", "op")).map((p) => [p.place.split(" ")[0], placeOutcome(p)]));
+  const outcomes = async (over: Partial<GateTarget>) =>
+    Object.fromEntries(
+      (await searchForCanary(target({ baseUrl: base, ...over }), "GATECANARYx", "op")).map((p) => [p.place.split(" ")[0], placeOutcome(p)]),
+    );
 
   it("no store, no log file, traces sent to a collector: each could not run, none passes", async () => {
     metrics = { status: 401, body: "unauthorized" };
-    expect(await outcomes({ tracesExportedTo: "http://collector:4318" })).toEqual({ store: "could_not_run", audit: "could_not_run", fresh: "could_not_run", logs: "could_not_run", metrics: "could_not_run", traces: "could_not_run" });
+    expect(await outcomes({ tracesExportedTo: "http://collector:4318" })).toEqual({
+      store: "could_not_run",
+      audit: "could_not_run",
+      fresh: "could_not_run",
+      logs: "could_not_run",
+      metrics: "could_not_run",
+      traces: "could_not_run",
+    });
   });
 
   it("metrics switched off and no trace exporter at the deployment: not applicable; a metrics leak fails", async () => {
@@ -92,7 +156,10 @@ describe("contract of an approval flow without a second operator", () => {
     const c = ctx(purgeReportCache);
     c.tokens = { ...c.tokens, fresh: async () => ({ token: "t", subject: "s" }) };
     const g = await contractGate(c);
-    expect(g.checks.find((x) => x.name.startsWith("rejected by the second operator"))).toMatchObject({ outcome: "could_not_run", detail: expect.stringMatching(/second operator/) });
+    expect(g.checks.find((x) => x.name.startsWith("rejected by the second operator"))).toMatchObject({
+      outcome: "could_not_run",
+      detail: expect.stringMatching(/second operator/),
+    });
     expect(gatePassed(g)).toBe(false);
   });
 });

@@ -33,7 +33,8 @@ describe("upstream endpoint URLs", () => {
 
   it("link origins are exact HTTPS origins: no wildcards, paths or look-alike hosts", () => {
     expect(checkLinkOrigin("https://GitHub.com", false)).toBe("https://github.com");
-    for (const bad of ["https://*.github.com", "https://github.com/login", "http://github.com", "https://g\u0456thub.com"]) expect(() => checkLinkOrigin(bad, false)).toThrow();
+    for (const bad of ["https://*.github.com", "https://github.com/login", "http://github.com", "https://g\u0456thub.com"])
+      expect(() => checkLinkOrigin(bad, false)).toThrow();
   });
 });
 
@@ -44,7 +45,13 @@ describe("upstream input", () => {
   });
 
   it("refuses prototype keys and unknown keys", () => {
-    expect(upstreamInput.safeParse(JSON.parse(`{"id":"tickets","displayName":"T","url":"https://mcp.example.com/mcp","tenants":["acme"],"exposedTools":["*"],"__proto__":{"admin":true}}`)).success).toBe(false);
+    expect(
+      upstreamInput.safeParse(
+        JSON.parse(
+          `{"id":"tickets","displayName":"T","url":"https://mcp.example.com/mcp","tenants":["acme"],"exposedTools":["*"],"__proto__":{"admin":true}}`,
+        ),
+      ).success,
+    ).toBe(false);
     expect(upstreamInput.safeParse({ ...good, constructor: "x" }).success).toBe(false);
     expect(upstreamsFile.safeParse(JSON.parse(`{"upstreams":[],"__proto__":{"x":1}}`)).success).toBe(false);
   });
@@ -57,7 +64,9 @@ describe("upstream input", () => {
   });
 
   it("a header credential may only name an UPSTREAM_SECRET_ variable, and never a header the gateway sets", () => {
-    const auth = (a: Record<string, unknown>) => upstreamInput.safeParse({ ...good, auth: { kind: "header", header: "Authorization", secretEnv: "UPSTREAM_SECRET_TICKETS", ...a } }).success;
+    const auth = (a: Record<string, unknown>) =>
+      upstreamInput.safeParse({ ...good, auth: { kind: "header", header: "Authorization", secretEnv: "UPSTREAM_SECRET_TICKETS", ...a } })
+        .success;
     expect(auth({})).toBe(true);
     expect(auth({ secretEnv: "SESSION_SECRET" })).toBe(false);
     expect(auth({ secretEnv: "VAULT_KEY" })).toBe(false);
@@ -75,7 +84,10 @@ describe("upstream input", () => {
 
 describe("tool names", () => {
   it("namespaces tools and splits them back; flow names fit the flow pattern and never collide", () => {
-    expect(parseExposedName(exposedToolName("everything", "trigger-url-elicitation"))).toEqual({ upstreamId: "everything", tool: "trigger-url-elicitation" });
+    expect(parseExposedName(exposedToolName("everything", "trigger-url-elicitation"))).toEqual({
+      upstreamId: "everything",
+      tool: "trigger-url-elicitation",
+    });
     expect(parseExposedName("generate_report")).toBeUndefined();
     expect(parseExposedName("everything__echo\u0000")).toBeUndefined();
     expect(parseExposedName("everything__a b")).toBeUndefined();

@@ -19,7 +19,10 @@ describe("urlRequiredOf", () => {
     ["a form instead of a link", { elicitations: [{ ...one, mode: "form" }] }],
     ["a missing id", { elicitations: [{ mode: "url", message: "m", url: "https://github.com" }] }],
     ["an oversized URL", { elicitations: [{ ...one, url: `https://github.com/${"a".repeat(3000)}` }] }],
-    ["a list under a prototype key", JSON.parse('{"__proto__": {"elicitations": [{"mode":"url","message":"m","url":"https://github.com","elicitationId":"e"}]}}')],
+    [
+      "a list under a prototype key",
+      JSON.parse('{"__proto__": {"elicitations": [{"mode":"url","message":"m","url":"https://github.com","elicitationId":"e"}]}}'),
+    ],
   ])("%s is malformed", (_label, data) => {
     expect(urlRequiredOf(new McpError(-32042, "x", data))).toBe("malformed");
   });

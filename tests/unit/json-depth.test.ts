@@ -9,7 +9,9 @@ const nestedObjects = (n: number) => JSON.parse('{"a":'.repeat(n) + "1" + "}".re
 
 describe("JSON depth", () => {
   it("accepts ordinary messages and refuses the attack's nesting, arrays and objects alike", () => {
-    expect(jsonDepthExceeds({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", arguments: { a: [1, { b: 2 }] } } })).toBe(false);
+    expect(jsonDepthExceeds({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", arguments: { a: [1, { b: 2 }] } } })).toBe(
+      false,
+    );
     expect(jsonDepthExceeds(nestedArrays(MAX_JSON_DEPTH))).toBe(false);
     expect(jsonDepthExceeds(nestedArrays(MAX_JSON_DEPTH + 1))).toBe(true);
     expect(jsonDepthExceeds(nestedArrays(5000))).toBe(true);

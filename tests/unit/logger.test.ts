@@ -8,7 +8,15 @@ describe("logger redaction", () => {
     const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
     const log = createLogger(sink);
     const canary = "CANARY-7f3a9c";
-    log.info({ field: "environment", value: canary, nested: { token: canary, deeper: { password: canary } }, req: { headers: { authorization: `Bearer ${canary}` } } }, "answer received");
+    log.info(
+      {
+        field: "environment",
+        value: canary,
+        nested: { token: canary, deeper: { password: canary } },
+        req: { headers: { authorization: `Bearer ${canary}` } },
+      },
+      "answer received",
+    );
     log.flush();
     const out = lines.join("");
     expect(out).toContain('"field":"environment"');

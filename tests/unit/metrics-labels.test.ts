@@ -57,8 +57,22 @@ describe("mcpMethodLabel", () => {
 
 describe("asStoreFamily", () => {
   it("prefixes every name in HELP, TYPE and sample lines, and nothing else", () => {
-    const text = ['# HELP elicitation_records Records by state (flow="other").', "# TYPE elicitation_records gauge", 'elicitation_records{state="completed",mode="form",flow="x"} 9', "audit_log_entries 3", ""].join("\n");
-    expect(asStoreFamily(text)).toBe(['# HELP store_elicitation_records Records by state (flow="other").', "# TYPE store_elicitation_records gauge", 'store_elicitation_records{state="completed",mode="form",flow="x"} 9', "store_audit_log_entries 3", ""].join("\n"));
+    const text = [
+      '# HELP elicitation_records Records by state (flow="other").',
+      "# TYPE elicitation_records gauge",
+      'elicitation_records{state="completed",mode="form",flow="x"} 9',
+      "audit_log_entries 3",
+      "",
+    ].join("\n");
+    expect(asStoreFamily(text)).toBe(
+      [
+        '# HELP store_elicitation_records Records by state (flow="other").',
+        "# TYPE store_elicitation_records gauge",
+        'store_elicitation_records{state="completed",mode="form",flow="x"} 9',
+        "store_audit_log_entries 3",
+        "",
+      ].join("\n"),
+    );
   });
 });
 

@@ -28,8 +28,15 @@ describe("free text from a request", () => {
   });
 
   it("the records page refuses a filter carrying NUL instead of querying with it, and says so", () => {
-    expect(parseSearchParams(recordFilterSchema, { client: "\u0000", flow: "x" })).toEqual({ ok: false, data: { sort: "newest", flow: "x" }, fieldErrors: { client: ["control characters are not allowed"] } });
-    expect(parseSearchParams(recordFilterSchema, { client: "Claude", flow: "generate_report:claude-code" })).toMatchObject({ ok: true, data: { client: "Claude", flow: "generate_report:claude-code" } });
+    expect(parseSearchParams(recordFilterSchema, { client: "\u0000", flow: "x" })).toEqual({
+      ok: false,
+      data: { sort: "newest", flow: "x" },
+      fieldErrors: { client: ["control characters are not allowed"] },
+    });
+    expect(parseSearchParams(recordFilterSchema, { client: "Claude", flow: "generate_report:claude-code" })).toMatchObject({
+      ok: true,
+      data: { client: "Claude", flow: "generate_report:claude-code" },
+    });
     expect(z.object({ a: queryTextSchema() }).safeParse({ a: "ok" }).success).toBe(true);
   });
 });

@@ -6,7 +6,18 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { elicitationState } from "@/db/schema";
-import { allowedSteps, checkMove, isTerminal, isUnfinished, movableFrom, RECORD_MOVES, TERMINAL, UNFINISHED, type RecordMove, type RecordState } from "@/lib/elicitation/record-states";
+import {
+  allowedSteps,
+  checkMove,
+  isTerminal,
+  isUnfinished,
+  movableFrom,
+  RECORD_MOVES,
+  TERMINAL,
+  UNFINISHED,
+  type RecordMove,
+  type RecordState,
+} from "@/lib/elicitation/record-states";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const STATES: readonly RecordState[] = elicitationState.enumValues;
@@ -37,7 +48,10 @@ function callsOf(source: string, name: string): string[] {
   return out;
 }
 
-const sources = [...tsFiles(path.join(root, "lib")), ...tsFiles(path.join(root, "app"))].map((f) => ({ file: path.relative(root, f), text: fs.readFileSync(f, "utf8") }));
+const sources = [...tsFiles(path.join(root, "lib")), ...tsFiles(path.join(root, "app"))].map((f) => ({
+  file: path.relative(root, f),
+  text: fs.readFileSync(f, "utf8"),
+}));
 // Calls of the guarded transition, not its definition or this module's own helpers.
 const transitionCalls = sources
   .filter((s) => s.file !== "lib/elicitation/records.ts" && s.file !== "lib/elicitation/record-states.ts")
@@ -52,7 +66,7 @@ describe("the record state machine", () => {
 
   it("reaches every state from `created`, and nothing moves back to `created`", () => {
     const reached = new Set<RecordState>(["created"]);
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const [from, to] of steps) {
         if (reached.has(from) && !reached.has(to)) {
@@ -85,19 +99,31 @@ describe("the record state machine", () => {
     // Not vacuous: the engine, the connect flow, the grant, the gateway and the resume check all move records.
     expect(transitionCalls.length).toBeGreaterThanOrEqual(25);
     expect(new Set(transitionCalls.map((c) => c.file))).toEqual(
-      new Set(["lib/elicitation/engine.ts", "lib/connect/flow.ts", "lib/connect/grant.ts", "lib/gateway/elicitation-bridge.ts", "lib/gateway/forward-call.ts", "lib/gateway/modern-hook.ts", "lib/gateway/url-required.ts", "lib/mcp/modern/resume-check.ts"]),
+      new Set([
+        "lib/elicitation/engine.ts",
+        "lib/connect/flow.ts",
+        "lib/connect/grant.ts",
+        "lib/gateway/elicitation-bridge.ts",
+        "lib/gateway/forward-call.ts",
+        "lib/gateway/modern-hook.ts",
+        "lib/gateway/url-required.ts",
+        "lib/mcp/modern/resume-check.ts",
+      ]),
     );
     for (const c of transitionCalls) {
       expect(c.args, c.file).not.toMatch(/\b(from|via)\s*:/);
       const move = /\bmove:\s*"(\w+)"/.exec(c.args)?.[1];
       expect(move && Object.hasOwn(RECORD_MOVES, move), `${c.file}: ${c.args}`).toBe(true);
       // Where the target is written out, it is one the move allows (the types check the rest).
-      for (const [, to] of c.args.matchAll(/\bto:\s*"(\w+)"/g)) expect(RECORD_MOVES[move as RecordMove].to as readonly string[], `${c.file}: ${c.args}`).toContain(to);
+      for (const [, to] of c.args.matchAll(/\bto:\s*"(\w+)"/g))
+        expect(RECORD_MOVES[move as RecordMove].to as readonly string[], `${c.file}: ${c.args}`).toContain(to);
     }
   });
 
   it("writes new records only in a state the dispatch move allows", () => {
-    const inserts = sources.flatMap((s) => callsOf(s.text, "insertRecord").map((args) => ({ file: s.file, args }))).filter((c) => c.file !== "lib/elicitation/records.ts");
+    const inserts = sources
+      .flatMap((s) => callsOf(s.text, "insertRecord").map((args) => ({ file: s.file, args })))
+      .filter((c) => c.file !== "lib/elicitation/records.ts");
     expect(inserts.length).toBeGreaterThanOrEqual(3);
     for (const c of inserts) {
       const state = /,\s*"(\w+)"\s*(?:,|$)/.exec(c.args.trim())?.[1];
@@ -108,7 +134,8 @@ describe("the record state machine", () => {
   it("refuses a move that does not exist or cannot end where it is asked to", () => {
     expect(() => checkMove("answer", "completed" as never)).toThrow(/cannot end in completed/);
     expect(() => checkMove("revoke", "sent" as never)).toThrow(/cannot end in sent/);
-    for (const name of ["__proto__", "constructor", "toString", "nope"]) expect(() => checkMove(name as RecordMove, "failed")).toThrow(/no record move/);
+    for (const name of ["__proto__", "constructor", "toString", "nope"])
+      expect(() => checkMove(name as RecordMove, "failed")).toThrow(/no record move/);
     expect(checkMove("settleForm", "completed").via).toEqual(["accepted"]);
   });
 });

@@ -3,11 +3,28 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { argumentsHash, MAX_REQUEST_STATE_LENGTH, openRequestState, RequestStateTooLargeError, sealRequestState, type RequestStateClaims } from "@/lib/mcp/request-state";
+import {
+  argumentsHash,
+  MAX_REQUEST_STATE_LENGTH,
+  openRequestState,
+  RequestStateTooLargeError,
+  sealRequestState,
+  type RequestStateClaims,
+} from "@/lib/mcp/request-state";
 import { requestStateKey } from "@/lib/mcp/request-state-key";
 
 const key = randomBytes(32);
-const claims: RequestStateClaims = { subject: "user-alice-1001", tenant: "acme", clientId: "claude-code", tool: "generate_report", argsHash: argumentsHash({}), recordId: "a".repeat(32), needKey: "report_parameters", kind: "form", expiresAt: Date.now() + 60_000 };
+const claims: RequestStateClaims = {
+  subject: "user-alice-1001",
+  tenant: "acme",
+  clientId: "claude-code",
+  tool: "generate_report",
+  argsHash: argumentsHash({}),
+  recordId: "a".repeat(32),
+  needKey: "report_parameters",
+  kind: "form",
+  expiresAt: Date.now() + 60_000,
+};
 const expect0 = { subject: claims.subject, tenant: claims.tenant, clientId: claims.clientId, tool: claims.tool, argsHash: claims.argsHash };
 
 describe("sealed requestState", () => {
@@ -65,7 +82,15 @@ describe("sealed requestState", () => {
       expect(openRequestState(key, `v1.${b.toString("base64url")}`, expect0)).toMatchObject({ ok: false, reason: "altered" });
     }
     expect(openRequestState(randomBytes(32), s, expect0)).toMatchObject({ ok: false, reason: "altered" });
-    for (const bad of ["", "v1.", "v1.***", "v2." + s.slice(3), s.slice(0, 20), "v1." + "A".repeat(MAX_REQUEST_STATE_LENGTH), "__proto__"]) {
+    for (const bad of [
+      "",
+      "v1.",
+      "v1.***",
+      "v2." + s.slice(3),
+      s.slice(0, 20),
+      "v1." + "A".repeat(MAX_REQUEST_STATE_LENGTH),
+      "__proto__",
+    ]) {
       expect(openRequestState(key, bad, expect0)).toMatchObject({ ok: false, reason: "malformed" });
     }
   });

@@ -11,11 +11,17 @@ const schema = z.object({
 
 describe("parseSearchParams", () => {
   it("parses a Next.js searchParams object and applies defaults", () => {
-    expect(parseSearchParams(schema, { state: "open", before: "42" })).toEqual({ ok: true, data: { state: "open", sort: "newest", before: 42 } });
+    expect(parseSearchParams(schema, { state: "open", before: "42" })).toEqual({
+      ok: true,
+      data: { state: "open", sort: "newest", before: 42 },
+    });
   });
 
   it("parses URLSearchParams the same way", () => {
-    expect(parseSearchParams(schema, new URLSearchParams("state=closed&sort=oldest"))).toEqual({ ok: true, data: { state: "closed", sort: "oldest" } });
+    expect(parseSearchParams(schema, new URLSearchParams("state=closed&sort=oldest"))).toEqual({
+      ok: true,
+      data: { state: "closed", sort: "oldest" },
+    });
   });
 
   it("treats an empty value as not given (an HTML GET form sends unset fields so)", () => {
@@ -56,9 +62,15 @@ describe("parseSearchParams", () => {
   });
 
   it("ignores prototype keys and parameters the schema does not name", () => {
-    const raw = JSON.parse('{"__proto__": {"state": "open"}, "constructor": "x", "toString": "y", "state": "closed"}') as Record<string, string>;
+    const raw = JSON.parse('{"__proto__": {"state": "open"}, "constructor": "x", "toString": "y", "state": "closed"}') as Record<
+      string,
+      string
+    >;
     expect(parseSearchParams(schema, raw)).toEqual({ ok: true, data: { state: "closed", sort: "newest" } });
-    expect(parseSearchParams(schema, new URLSearchParams("__proto__=1&constructor=2&hasOwnProperty=3"))).toEqual({ ok: true, data: { sort: "newest" } });
+    expect(parseSearchParams(schema, new URLSearchParams("__proto__=1&constructor=2&hasOwnProperty=3"))).toEqual({
+      ok: true,
+      data: { sort: "newest" },
+    });
     // An inherited property is never read as a parameter.
     const inherited = Object.create({ state: "open" }) as Record<string, string>;
     expect(parseSearchParams(schema, inherited)).toEqual({ ok: true, data: { sort: "newest" } });

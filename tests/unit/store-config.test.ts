@@ -5,7 +5,11 @@ import { declaredModes } from "@/lib/elicitation/capabilities";
 
 describe("store configuration", () => {
   it("uses PostgreSQL when DATABASE_URL is set", () => {
-    expect(storeConfigFromEnv({ DATABASE_URL: "postgres://u:p@db:5432/x" })).toEqual({ kind: "postgres", url: "postgres://u:p@db:5432/x", poolMax: 10 });
+    expect(storeConfigFromEnv({ DATABASE_URL: "postgres://u:p@db:5432/x" })).toEqual({
+      kind: "postgres",
+      url: "postgres://u:p@db:5432/x",
+      poolMax: 10,
+    });
   });
 
   it("falls back to PGlite in DATA_DIR, defaulting to .data", () => {

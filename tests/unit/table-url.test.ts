@@ -10,7 +10,9 @@ describe("tableHref (the data table's sort, page and remove-filter links)", () =
   });
 
   it("adds a cursor and removes a parameter", () => {
-    expect(tableHref(url, { after: "1700000000000_0123456789abcdef0123456789abcdef" })).toBe("/console/records?state=sent&after=1700000000000_0123456789abcdef0123456789abcdef");
+    expect(tableHref(url, { after: "1700000000000_0123456789abcdef0123456789abcdef" })).toBe(
+      "/console/records?state=sent&after=1700000000000_0123456789abcdef0123456789abcdef",
+    );
     expect(tableHref(url, { state: undefined })).toBe("/console/records");
   });
 

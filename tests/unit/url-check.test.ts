@@ -73,7 +73,20 @@ describe("why a URL is blocked", () => {
   });
 
   it("never throws on odd input", () => {
-    for (const u of ["", ":", "//", "https://", "https://[", "https://]", "https://%", "\u0000", "https://a..b/", "https://-a-.com/", "__proto__", "constructor"]) {
+    for (const u of [
+      "",
+      ":",
+      "//",
+      "https://",
+      "https://[",
+      "https://]",
+      "https://%",
+      "\u0000",
+      "https://a..b/",
+      "https://-a-.com/",
+      "__proto__",
+      "constructor",
+    ]) {
       expect(["warn", "block", "allow"]).toContain(checkUrl(u).verdict);
     }
   });
@@ -83,7 +96,10 @@ describe("credentials in the URL use the form-answer detector", () => {
   it.each([
     ["a GitHub token as a path segment", "https://connect.example.com/connect/ghp_R7fK2mQ9xL4vT8nW1pZ6cY3bH5jD0sGtEu9a"],
     ["a card number in a harmless parameter", "https://connect.example.com/cb?ref=4111.1111.1111.1111"],
-    ["a JWT split by an encoded zero-width space", "https://connect.example.com/cb?s=eyJhbGciOiJIUzI1NiJ9%E2%80%8B.eyJzdWIiOiJhbGljZS0xMjM0NTYifQ.c2lnbmF0dXJlLXNpZ25hdHVyZQ"],
+    [
+      "a JWT split by an encoded zero-width space",
+      "https://connect.example.com/cb?s=eyJhbGciOiJIUzI1NiJ9%E2%80%8B.eyJzdWIiOiJhbGljZS0xMjM0NTYifQ.c2lnbmF0dXJlLXNpZ25hdHVyZQ",
+    ],
     ["a Stripe key in the fragment", "https://connect.example.com/cb#k=sk_live_51HxYzQ2eZvKYlo2C9f8d7e6a5"],
   ])("%s is blocked", (_n, url) => {
     expect(codes(url)).toContain("credential_in_url");

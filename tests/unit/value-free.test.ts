@@ -3,7 +3,9 @@ import { assertValueFree, ValueLeakError } from "@/lib/audit/value-free";
 
 describe("audit details are value-free", () => {
   it("accepts names, keywords, counts and hashes", () => {
-    expect(() => assertValueFree({ fields: ["to", "from"], keyword: "range", count: 3, ok: true, schema_sha256: "ab".repeat(32), from: null })).not.toThrow();
+    expect(() =>
+      assertValueFree({ fields: ["to", "from"], keyword: "range", count: 3, ok: true, schema_sha256: "ab".repeat(32), from: null }),
+    ).not.toThrow();
   });
 
   it.each(["value", "content", "answer", "token", "access_token", "password", "apiKey", "api_key", "secret", "card_number", "email"])(

@@ -9,8 +9,11 @@ export const dynamic = "force-dynamic";
 export async function GET(req: Request) {
   const access = metricsAccess(req.headers.get("authorization"));
   if (access === "disabled") return new Response("metrics are disabled: set METRICS_TOKEN", { status: 404 });
-  if (access === "unauthorized") return new Response("unauthorized", { status: 401, headers: { "www-authenticate": 'Bearer realm="metrics"' } });
+  if (access === "unauthorized")
+    return new Response("unauthorized", { status: 401, headers: { "www-authenticate": 'Bearer realm="metrics"' } });
   // This instance's own figures, then the store-wide aggregates under their own `store_` family.
   const [instance, store] = await Promise.all([instanceMetricsText(), prometheusText(await getDb())]);
-  return new Response(`${instance}\n${asStoreFamily(store)}`, { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" } });
+  return new Response(`${instance}\n${asStoreFamily(store)}`, {
+    headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" },
+  });
 }

@@ -11,5 +11,7 @@ export async function GET(req: Request) {
   const user = await currentUser();
   if (!user) return go("/connect/problem?reason=not_signed_in");
   const r = await completeCallback(await getDb(), new URL(req.url).searchParams, { sub: user.sub, tenant: user.tenant });
-  return r.ok ? go(`/connect/done?result=connected&provider=${encodeURIComponent(r.providerName)}`) : go(`/connect/problem?reason=${r.problem}`);
+  return r.ok
+    ? go(`/connect/done?result=connected&provider=${encodeURIComponent(r.providerName)}`)
+    : go(`/connect/problem?reason=${r.problem}`);
 }

@@ -14,7 +14,9 @@ export default async function ConnectDone({ searchParams }: { searchParams: Prom
   return (
     <main id="main" className="mx-auto max-w-xl p-8">
       <h1 className="text-2xl font-bold">{result === "connected" ? "Connected" : "Nothing was connected"}</h1>
-      <p className="mt-3" data-testid="connect-done" data-result={result}>{text}</p>
+      <p className="mt-3" data-testid="connect-done" data-result={result}>
+        {text}
+      </p>
       <p className="mt-3 text-sm">You can close this tab.</p>
     </main>
   );

@@ -14,7 +14,9 @@ export default async function ConnectProblem({ searchParams }: { searchParams: P
   return (
     <main id="main" className="mx-auto max-w-xl p-8">
       <h1 className="text-2xl font-bold">Nothing was connected</h1>
-      <p className="mt-3" data-testid="connect-problem" data-problem={reason}>{text}</p>
+      <p className="mt-3" data-testid="connect-problem" data-problem={reason}>
+        {text}
+      </p>
     </main>
   );
 }

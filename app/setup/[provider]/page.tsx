@@ -15,9 +15,13 @@ export default async function SetupPage({ params }: { params: Promise<{ provider
       <h1 className="text-2xl font-bold">{info ? `Connect ${info.displayName}` : "Unknown provider"}</h1>
       {info ? (
         <>
-          <p className="mt-3">Your MCP client cannot open links, so connect here instead. Afterwards, run the request in your client again.</p>
+          <p className="mt-3">
+            Your MCP client cannot open links, so connect here instead. Afterwards, run the request in your client again.
+          </p>
           <form method="post" action={`/setup/${provider}/start`} className="mt-6">
-            <button className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800">Start connecting {info.displayName}</button>
+            <button className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800">
+              Start connecting {info.displayName}
+            </button>
           </form>
         </>
       ) : (

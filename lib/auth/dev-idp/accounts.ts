@@ -16,8 +16,20 @@ export interface DevAccount {
 
 const ACCOUNTS: DevAccount[] = [
   ...DEMO_OPERATORS.map((o) => ({ subject: o.subject, login: o.login, name: o.displayName, roles: [o.role], tenant: "acme" })),
-  ...DEMO_END_USERS.map((u) => ({ subject: u.subject, login: u.login, name: u.login[0]!.toUpperCase() + u.login.slice(1), roles: [], tenant: u.tenantId })),
-  ...DEMO_GATE_TESTERS.map((u) => ({ subject: u.subject, login: u.login, name: `Gate tester ${u.login.slice(-2)}`, roles: [], tenant: u.tenantId })),
+  ...DEMO_END_USERS.map((u) => ({
+    subject: u.subject,
+    login: u.login,
+    name: u.login[0]!.toUpperCase() + u.login.slice(1),
+    roles: [],
+    tenant: u.tenantId,
+  })),
+  ...DEMO_GATE_TESTERS.map((u) => ({
+    subject: u.subject,
+    login: u.login,
+    name: `Gate tester ${u.login.slice(-2)}`,
+    roles: [],
+    tenant: u.tenantId,
+  })),
 ];
 
 /** The release gates' browser test users (lib/demo/accounts.ts DEMO_GATE_TESTERS). */

@@ -22,14 +22,18 @@ function hostOf(uri: string): string {
 }
 
 function clientLine(v: { clientId: string; clientName: string | undefined }): string {
-  const name = v.clientName ? `<strong>${untrustedText(v.clientName)}</strong> <small>(name declared by the client itself, not verified)</small>` : "<strong>An unnamed client</strong>";
+  const name = v.clientName
+    ? `<strong>${untrustedText(v.clientName)}</strong> <small>(name declared by the client itself, not verified)</small>`
+    : "<strong>An unnamed client</strong>";
   return `${name}, client id <code>${untrustedText(v.clientId)}</code>`;
 }
 
 function resourceList(scopes: string[], resources: Record<string, string[]>): string {
   const items = [
     ...scopes.map((s) => `<li>sign-in scope <code>${escapeHtml(s)}</code></li>`),
-    ...Object.entries(resources).map(([r, s]) => `<li>access to <code>${escapeHtml(r)}</code> with scope <code>${escapeHtml(s.join(" "))}</code></li>`),
+    ...Object.entries(resources).map(
+      ([r, s]) => `<li>access to <code>${escapeHtml(r)}</code> with scope <code>${escapeHtml(s.join(" "))}</code></li>`,
+    ),
   ];
   return items.length ? `<ul>${items.join("")}</ul>` : "<p>No additional access.</p>";
 }
@@ -62,10 +66,19 @@ export interface ConsentRow {
   resources: Record<string, string[]>;
 }
 
-export function consentsPage(opts: { prefix: string; title: string; csrf: string; subject: string; rows: ConsentRow[]; message?: string }): string {
+export function consentsPage(opts: {
+  prefix: string;
+  title: string;
+  csrf: string;
+  subject: string;
+  rows: ConsentRow[];
+  message?: string;
+}): string {
   const rows = opts.rows
     .map(
-      (r) => `<tr><td>${clientLine(r)}</td><td>${r.redirectUris.map((u) => `<span class="host">${untrustedText(hostOf(u))}</span><br><code>${untrustedText(u)}</code>`).join("<br>")}</td><td>${resourceList(r.scopes, r.resources)}</td>
+      (
+        r,
+      ) => `<tr><td>${clientLine(r)}</td><td>${r.redirectUris.map((u) => `<span class="host">${untrustedText(hostOf(u))}</span><br><code>${untrustedText(u)}</code>`).join("<br>")}</td><td>${resourceList(r.scopes, r.resources)}</td>
 <td><form method="post" action="${opts.prefix}/consents/withdraw"><input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}"><input type="hidden" name="grant" value="${escapeHtml(r.grantId)}"><button type="submit">Withdraw</button></form></td></tr>`,
     )
     .join("");

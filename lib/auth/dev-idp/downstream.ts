@@ -65,7 +65,12 @@ export function createDownstreamApi(env: Env = process.env) {
     if (!token) return { status: 401, body: { error: "missing token" } };
     try {
       const { payload } = await jwtVerify(token, jwks, { issuer: u.issuer, audience: u.api, typ: "at+jwt" });
-      if (!String(payload.scope ?? "").split(" ").includes(DOWNSTREAM_SCOPE)) return { status: 403, body: { error: "insufficient scope" } };
+      if (
+        !String(payload.scope ?? "")
+          .split(" ")
+          .includes(DOWNSTREAM_SCOPE)
+      )
+        return { status: 403, body: { error: "insufficient scope" } };
       return { status: 200, body: { owner: payload.sub, repositories: REPOS[String(payload.sub)] ?? [] } };
     } catch {
       return { status: 401, body: { error: "invalid token" } };

@@ -11,7 +11,9 @@ import { providerInfo } from "./provider";
 
 export function csrfFor(provider: Provider, purpose: string, binding: string): string {
   const info = providerInfo(provider);
-  return createHmac("sha256", devSecret(`${info.keyName}-csrf`, info.env)).update(`${purpose}\u0000${binding}`).digest("base64url");
+  return createHmac("sha256", devSecret(`${info.keyName}-csrf`, info.env))
+    .update(`${purpose}\u0000${binding}`)
+    .digest("base64url");
 }
 
 export function csrfMatches(expected: string, given: string | null): boolean {

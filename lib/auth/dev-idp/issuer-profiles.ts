@@ -64,6 +64,7 @@ const PROFILES: Record<IssuerProfileName, IssuerProfile> = {
 
 export function issuerProfile(env: Env = process.env): IssuerProfile {
   const raw = env.DEV_IDP_PROFILE?.trim() || "standard";
-  if (!(ISSUER_PROFILES as readonly string[]).includes(raw)) throw new Error(`DEV_IDP_PROFILE must be one of ${ISSUER_PROFILES.join(", ")}`);
+  if (!(ISSUER_PROFILES as readonly string[]).includes(raw))
+    throw new Error(`DEV_IDP_PROFILE must be one of ${ISSUER_PROFILES.join(", ")}`);
   return PROFILES[raw as IssuerProfileName];
 }

@@ -4,9 +4,19 @@ import { allDevAccounts, DEMO_PASSWORD } from "./accounts";
 import { escapeHtml, untrustedText } from "./escape-html";
 import { pageShell } from "./page-shell";
 
-export function loginPage(opts: { uid: string; clientName: string; prefix: string; title: string; error?: string; login?: string }): string {
+export function loginPage(opts: {
+  uid: string;
+  clientName: string;
+  prefix: string;
+  title: string;
+  error?: string;
+  login?: string;
+}): string {
   const accounts = allDevAccounts()
-    .map((a) => `<tr><td><code>${escapeHtml(a.login)}</code></td><td>${escapeHtml(a.roles.join(", ") || "end user")}</td><td>${escapeHtml(a.tenant)}</td></tr>`)
+    .map(
+      (a) =>
+        `<tr><td><code>${escapeHtml(a.login)}</code></td><td>${escapeHtml(a.roles.join(", ") || "end user")}</td><td>${escapeHtml(a.tenant)}</td></tr>`,
+    )
     .join("");
   const uid = encodeURIComponent(opts.uid);
   return pageShell(

@@ -30,7 +30,13 @@ async function readForm(req: http.IncomingMessage): Promise<URLSearchParams | un
 // No form-action directive: browsers apply it to the redirect chain after the login POST, which
 // ends at the client's own redirect URI (another origin for MCP clients).
 function html(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "x-frame-options": "DENY", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'", ...headers });
+  res.writeHead(status, {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "x-frame-options": "DENY",
+    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+    ...headers,
+  });
   res.end(body);
 }
 
@@ -88,7 +94,12 @@ interface HandlerContext {
   origin: string;
 }
 
-async function handleInteraction(h: HandlerContext, req: http.IncomingMessage, res: http.ServerResponse, action: string | undefined): Promise<void> {
+async function handleInteraction(
+  h: HandlerContext,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  action: string | undefined,
+): Promise<void> {
   const { provider, prefix, title } = h;
   let details;
   try {
@@ -101,7 +112,12 @@ async function handleInteraction(h: HandlerContext, req: http.IncomingMessage, r
   const client = await provider.Client.find(clientId);
   const clientName = client?.clientName ?? clientId;
   if (action === "abort") {
-    await provider.interactionFinished(req, res, { error: "access_denied", error_description: "sign-in cancelled" }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      req,
+      res,
+      { error: "access_denied", error_description: "sign-in cancelled" },
+      { mergeWithLastSubmission: false },
+    );
     return;
   }
   if (details.prompt.name === "login") {
@@ -112,7 +128,11 @@ async function handleInteraction(h: HandlerContext, req: http.IncomingMessage, r
     await handleLogin(h, req, res, details.uid, clientName);
     return;
   }
-  const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+  const missing = details.prompt.details as {
+    missingOIDCScope?: string[];
+    missingOIDCClaims?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
   const accountId = details.session?.accountId;
   if (details.prompt.name !== "consent" || !accountId) {
     refusal(res, 400, "This sign-in cannot continue", "Start again from the application.");
@@ -124,7 +144,23 @@ async function handleInteraction(h: HandlerContext, req: http.IncomingMessage, r
     const csrf = csrfFor(provider, "consent", details.uid);
     if (action !== "consent" || req.method !== "POST") {
       const redirectUri = typeof details.params.redirect_uri === "string" ? details.params.redirect_uri : "(device sign-in: no redirect)";
-      html(res, 200, consentPage({ prefix, uid: details.uid, csrf, title, view: { clientId, clientName: client?.clientName, redirectUri, scopes: missing.missingOIDCScope ?? [], resources: missing.missingResourceScopes ?? {} } }));
+      html(
+        res,
+        200,
+        consentPage({
+          prefix,
+          uid: details.uid,
+          csrf,
+          title,
+          view: {
+            clientId,
+            clientName: client?.clientName,
+            redirectUri,
+            scopes: missing.missingOIDCScope ?? [],
+            resources: missing.missingResourceScopes ?? {},
+          },
+        }),
+      );
       return;
     }
     const form = await readForm(req);
@@ -134,7 +170,12 @@ async function handleInteraction(h: HandlerContext, req: http.IncomingMessage, r
     }
     const decision = form.get("decision");
     if (decision === "deny") {
-      await provider.interactionFinished(req, res, { error: "access_denied", error_description: "the user denied access" }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { error: "access_denied", error_description: "the user denied access" },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     if (decision !== "allow") {
@@ -147,11 +188,18 @@ async function handleInteraction(h: HandlerContext, req: http.IncomingMessage, r
   const grant = existing ?? new provider.Grant({ accountId, clientId });
   if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
   if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(" "));
+  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+    grant.addResourceScope(indicator, scopes.join(" "));
   await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
 }
 
-async function handleLogin(h: HandlerContext, req: http.IncomingMessage, res: http.ServerResponse, uid: string, clientName: string): Promise<void> {
+async function handleLogin(
+  h: HandlerContext,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  uid: string,
+  clientName: string,
+): Promise<void> {
   const { provider, prefix, title, throttle } = h;
   const form = await readForm(req);
   if (!form) {
@@ -223,5 +271,16 @@ async function handleConsents(h: HandlerContext, req: http.IncomingMessage, res:
       resources: Object.fromEntries(Object.entries(payload.resources ?? {}).map(([r, s]) => [r, s.split(" ")])),
     });
   }
-  html(res, 200, consentsPage({ prefix, title, csrf, subject: accountId, rows, message: url.searchParams.get("withdrawn") === "1" ? "Consent withdrawn." : undefined }));
+  html(
+    res,
+    200,
+    consentsPage({
+      prefix,
+      title,
+      csrf,
+      subject: accountId,
+      rows,
+      message: url.searchParams.get("withdrawn") === "1" ? "Consent withdrawn." : undefined,
+    }),
+  );
 }

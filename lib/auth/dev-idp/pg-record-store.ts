@@ -22,7 +22,10 @@ export function createPgRecordStore(db: () => Promise<Db>, namespace: string, ke
   // treated as absent: the user signs in again rather than meeting an error page.
   const decode = (row: typeof idpRecords.$inferSelect): IdpRecord | undefined => {
     try {
-      const { id, payload } = JSON.parse(openBlob(key, context(row.model, row.idHash), row.sealed)) as { id: string; payload: AdapterPayload };
+      const { id, payload } = JSON.parse(openBlob(key, context(row.model, row.idHash), row.sealed)) as {
+        id: string;
+        payload: AdapterPayload;
+      };
       return { model: row.model, id, payload, expiresAt: row.expiresAt ? row.expiresAt.getTime() : null };
     } catch (err) {
       if (err instanceof VaultError) return undefined;
@@ -57,19 +60,32 @@ export function createPgRecordStore(db: () => Promise<Db>, namespace: string, ke
         .values(values)
         .onConflictDoUpdate({ target: [idpRecords.namespace, idpRecords.model, idpRecords.idHash], set: { ...values } });
       // Expired records are never read; sweep them now and then so the table stays small.
-      if (++writes % 200 === 0) await d.delete(idpRecords).where(and(eq(idpRecords.namespace, namespace), lt(idpRecords.expiresAt, new Date())));
+      if (++writes % 200 === 0)
+        await d.delete(idpRecords).where(and(eq(idpRecords.namespace, namespace), lt(idpRecords.expiresAt, new Date())));
     },
     get: (model, id) => first(and(eq(idpRecords.namespace, namespace), eq(idpRecords.model, model), eq(idpRecords.idHash, hash(id)))),
-    getByUid: (model, uid) => first(and(eq(idpRecords.namespace, namespace), eq(idpRecords.model, model), eq(idpRecords.uidHash, hash(uid)))),
-    getByUserCode: (model, userCode) => first(and(eq(idpRecords.namespace, namespace), eq(idpRecords.model, model), eq(idpRecords.userCodeHash, hash(userCode)))),
+    getByUid: (model, uid) =>
+      first(and(eq(idpRecords.namespace, namespace), eq(idpRecords.model, model), eq(idpRecords.uidHash, hash(uid)))),
+    getByUserCode: (model, userCode) =>
+      first(and(eq(idpRecords.namespace, namespace), eq(idpRecords.model, model), eq(idpRecords.userCodeHash, hash(userCode)))),
     async remove(model, id) {
-      await (await db()).delete(idpRecords).where(and(eq(idpRecords.namespace, namespace), eq(idpRecords.model, model), eq(idpRecords.idHash, hash(id))));
+      await (
+        await db()
+      )
+        .delete(idpRecords)
+        .where(and(eq(idpRecords.namespace, namespace), eq(idpRecords.model, model), eq(idpRecords.idHash, hash(id))));
     },
     async removeByGrant(model, grantId) {
-      await (await db()).delete(idpRecords).where(and(eq(idpRecords.namespace, namespace), eq(idpRecords.model, model), eq(idpRecords.grantIdHash, hash(grantId))));
+      await (
+        await db()
+      )
+        .delete(idpRecords)
+        .where(and(eq(idpRecords.namespace, namespace), eq(idpRecords.model, model), eq(idpRecords.grantIdHash, hash(grantId))));
     },
     async listByAccount(model, accountId) {
-      const rows = await (await db())
+      const rows = await (
+        await db()
+      )
         .select()
         .from(idpRecords)
         .where(and(eq(idpRecords.namespace, namespace), eq(idpRecords.model, model), eq(idpRecords.accountHash, hash(accountId)), live()));

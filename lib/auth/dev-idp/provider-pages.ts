@@ -14,7 +14,9 @@ function send(ctx: KoaContextWithOIDC, title: string, body: string): void {
 
 function clientLabel(client: { clientId: string; clientName?: string } | undefined): string {
   if (!client) return "";
-  const name = client.clientName ? `<strong>${escapeHtml(client.clientName)}</strong> (client id <code>${escapeHtml(client.clientId)}</code>)` : `client <code>${escapeHtml(client.clientId)}</code>`;
+  const name = client.clientName
+    ? `<strong>${escapeHtml(client.clientName)}</strong> (client id <code>${escapeHtml(client.clientId)}</code>)`
+    : `client <code>${escapeHtml(client.clientId)}</code>`;
   return name;
 }
 
@@ -36,17 +38,31 @@ export async function postLogoutSuccessSource(ctx: KoaContextWithOIDC): Promise<
   send(ctx, "Signed out", "<h1>You are signed out</h1>");
 }
 
-export async function userCodeInputSource(ctx: KoaContextWithOIDC, form: string, _out: unknown, err?: Error & { userCode?: string }): Promise<void> {
+export async function userCodeInputSource(
+  ctx: KoaContextWithOIDC,
+  form: string,
+  _out: unknown,
+  err?: Error & { userCode?: string },
+): Promise<void> {
   let msg = "<p>Enter the code your command line shows.</p>";
-  if (err && (err.userCode || err.name === "NoCodeError")) msg = '<p class="error" role="alert">That code is not valid. Check it and try again.</p>';
+  if (err && (err.userCode || err.name === "NoCodeError"))
+    msg = '<p class="error" role="alert">That code is not valid. Check it and try again.</p>';
   else if (err?.name === "AbortedError") msg = '<p class="error" role="alert">The sign-in was cancelled.</p>';
   else if (err) msg = '<p class="error" role="alert">The sign-in could not be completed. Start again from the command line.</p>';
   send(ctx, "Device sign-in", `<h1>Sign in a device</h1>${msg}${form}<button type="submit" form="op.deviceInputForm">Continue</button>`);
 }
 
-export async function userCodeConfirmSource(ctx: KoaContextWithOIDC, form: string, client: { clientId: string; clientName?: string }, deviceInfo: Record<string, unknown> | undefined, userCode: string): Promise<void> {
+export async function userCodeConfirmSource(
+  ctx: KoaContextWithOIDC,
+  form: string,
+  client: { clientId: string; clientName?: string },
+  deviceInfo: Record<string, unknown> | undefined,
+  userCode: string,
+): Promise<void> {
   // A client registered through /reg named itself: say so, as the consent screen does.
-  const declared = providerInfo(ctx.oidc.provider).firstParty.has(client.clientId) ? "" : "<p><small>The name was declared by the client itself and is not verified.</small></p>";
+  const declared = providerInfo(ctx.oidc.provider).firstParty.has(client.clientId)
+    ? ""
+    : "<p><small>The name was declared by the client itself and is not verified.</small></p>";
   const ip = typeof deviceInfo?.ip === "string" ? deviceInfo.ip : "unknown";
   const ua = typeof deviceInfo?.ua === "string" ? deviceInfo.ua : "unknown";
   send(
@@ -65,5 +81,9 @@ ${form}
 }
 
 export async function deviceSuccessSource(ctx: KoaContextWithOIDC): Promise<void> {
-  send(ctx, "Device signed in", `<h1>Signed in</h1><p>${clientLabel(ctx.oidc.client)} is signed in. You can close this page and return to your terminal.</p>`);
+  send(
+    ctx,
+    "Device signed in",
+    `<h1>Signed in</h1><p>${clientLabel(ctx.oidc.client)} is signed in. You can close this page and return to your terminal.</p>`,
+  );
 }

@@ -15,7 +15,6 @@ import { devCookieKeys, devJwks } from "./keys";
 import { deviceSuccessSource, logoutSource, postLogoutSuccessSource, userCodeConfirmSource, userCodeInputSource } from "./provider-pages";
 import { createMemoryRecordStore, createStateAdapter, type IdpRecordStore } from "./state-adapter";
 
-
 export const CTL_CLIENT_ID = DEV_CLI_CLIENT_ID;
 export const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 export const MCP_SCOPE = "mcp";
@@ -124,7 +123,11 @@ export function createProviderFor(spec: ProviderSpec): Provider {
     },
     // The access token's `typ` as the impersonated issuer sends it (a header field set to
     // undefined is left out of the JWT header altogether).
-    ...(profile.accessTokenTyp === "at+jwt" ? {} : { formats: { customizers: { jwt: async (_ctx, _token, jwt) => void (jwt.header = { typ: profile.accessTokenTyp ?? undefined }) } } }),
+    ...(profile.accessTokenTyp === "at+jwt"
+      ? {}
+      : {
+          formats: { customizers: { jwt: async (_ctx, _token, jwt) => void (jwt.header = { typ: profile.accessTokenTyp ?? undefined }) } },
+        }),
     ...(profile.endSessionPath && profile.endSessionPath !== "/session/end" ? { routes: { end_session: profile.endSessionPath } } : {}),
     features: {
       devInteractions: { enabled: false },
@@ -147,7 +150,15 @@ export function createProviderFor(spec: ProviderSpec): Provider {
     },
     interactions: { url: (_ctx, interaction) => `${spec.prefix}/interaction/${interaction.uid}` },
     pkce: { required: () => true },
-    ttl: { AccessToken: ACCESS_TOKEN_TTL, AuthorizationCode: 60, DeviceCode: 600, IdToken: 3600, Interaction: 600, Session: 8 * 3600, Grant: 8 * 3600 },
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL,
+      AuthorizationCode: 60,
+      DeviceCode: 600,
+      IdToken: 3600,
+      Interaction: 600,
+      Session: 8 * 3600,
+      Grant: 8 * 3600,
+    },
     renderError: async (ctx, out) => {
       ctx.type = "html";
       ctx.body = `<!doctype html><html lang="en"><head><title>Sign-in error</title></head><body><main><h1>Sign-in error</h1><p>${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ""))}</p></main></body></html>`;
@@ -185,12 +196,25 @@ export function createDevProvider(env: Env = process.env, records?: IdpRecordSto
       },
       // The operator command line: a public client that signs in only through the device
       // authorization grant (`ctl login`); `ctl token` also mints its in-process tokens as it.
-      { client_id: CTL_CLIENT_ID, client_name: "ctl, the operator command line", token_endpoint_auth_method: "none", redirect_uris: [], grant_types: [DEVICE_CODE_GRANT], response_types: [] },
+      {
+        client_id: CTL_CLIENT_ID,
+        client_name: "ctl, the operator command line",
+        token_endpoint_auth_method: "none",
+        redirect_uris: [],
+        grant_types: [DEVICE_CODE_GRANT],
+        response_types: [],
+      },
       // The demo's client software ids: they exist so `ctl token --client ID` (and tests) can mint a
       // token whose verified client_id selects that client profile; no redirect, no grant type.
       ...staticClientIds()
         .filter((id) => id !== CTL_CLIENT_ID)
-        .map((id) => ({ client_id: id, token_endpoint_auth_method: "none" as const, redirect_uris: [], grant_types: [], response_types: [] })),
+        .map((id) => ({
+          client_id: id,
+          token_endpoint_auth_method: "none" as const,
+          redirect_uris: [],
+          grant_types: [],
+          response_types: [],
+        })),
     ],
   });
 }
@@ -204,9 +228,13 @@ export function staticClientIds(): string[] {
  * Mints an MCP access token in-process (ctl token), signed with the persisted development keys.
  * `clientId` (default ctl) must be one of staticClientIds(): it becomes the token's client_id.
  */
-export async function mintMcpAccessToken(provider: Provider, opts: { subject: string; tenant: string; ttlSeconds: number; mcpResource: string; clientId?: string }): Promise<string> {
+export async function mintMcpAccessToken(
+  provider: Provider,
+  opts: { subject: string; tenant: string; ttlSeconds: number; mcpResource: string; clientId?: string },
+): Promise<string> {
   const clientId = opts.clientId ?? CTL_CLIENT_ID;
-  if (!staticClientIds().includes(clientId)) throw new Error(`the development provider mints tokens only for ${staticClientIds().join(", ")}`);
+  if (!staticClientIds().includes(clientId))
+    throw new Error(`the development provider mints tokens only for ${staticClientIds().join(", ")}`);
   const client = await provider.Client.find(clientId);
   if (!client) throw new Error(`client ${clientId} missing from the development provider`);
   const grant = new provider.Grant({ accountId: opts.subject, clientId });

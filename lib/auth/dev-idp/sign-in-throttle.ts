@@ -43,11 +43,19 @@ function loginKey(login: string): string {
   return `login:${login.trim().toLowerCase().slice(0, 200)}`;
 }
 
-
 export function createSignInThrottle(settings: SignInThrottleSettings): SignInThrottle {
-  const perLogin = new RateLimiterMemory({ points: settings.maxFailuresPerLogin, duration: settings.windowSeconds, blockDuration: settings.blockSeconds });
-  const perAddress = new RateLimiterMemory({ points: settings.maxFailuresPerAddress, duration: settings.windowSeconds, blockDuration: settings.blockSeconds });
-  const over = (res: RateLimiterRes | null, points: number) => (res && res.consumedPoints >= points ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : undefined);
+  const perLogin = new RateLimiterMemory({
+    points: settings.maxFailuresPerLogin,
+    duration: settings.windowSeconds,
+    blockDuration: settings.blockSeconds,
+  });
+  const perAddress = new RateLimiterMemory({
+    points: settings.maxFailuresPerAddress,
+    duration: settings.windowSeconds,
+    blockDuration: settings.blockSeconds,
+  });
+  const over = (res: RateLimiterRes | null, points: number) =>
+    res && res.consumedPoints >= points ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : undefined;
   // Reaching the threshold starts the block at once: later attempts are refused before they are
   // counted, so the limiter's own "block on the next consume" would never fire.
   const consume = async (limiter: RateLimiterMemory, points: number, key: string): Promise<number> => {
@@ -64,11 +72,16 @@ export function createSignInThrottle(settings: SignInThrottleSettings): SignInTh
   return {
     async retryAfter(login, address) {
       const [a, b] = await Promise.all([perLogin.get(loginKey(login)), perAddress.get(`addr:${address}`)]);
-      const waits = [over(a, settings.maxFailuresPerLogin), over(b, settings.maxFailuresPerAddress)].filter((w): w is number => w !== undefined);
+      const waits = [over(a, settings.maxFailuresPerLogin), over(b, settings.maxFailuresPerAddress)].filter(
+        (w): w is number => w !== undefined,
+      );
       return waits.length ? Math.max(...waits) : undefined;
     },
     async failed(login, address) {
-      const counts = await Promise.all([consume(perLogin, settings.maxFailuresPerLogin, loginKey(login)), consume(perAddress, settings.maxFailuresPerAddress, `addr:${address}`)]);
+      const counts = await Promise.all([
+        consume(perLogin, settings.maxFailuresPerLogin, loginKey(login)),
+        consume(perAddress, settings.maxFailuresPerAddress, `addr:${address}`),
+      ]);
       const delay = Math.min(MAX_DELAY_MS, settings.delayStepMs * Math.max(...counts));
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     },

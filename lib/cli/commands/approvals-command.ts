@@ -17,7 +17,15 @@ export async function approvalsCommand(argv: string[]): Promise<number> {
   const json = values.json ?? false;
   if (sub === "list") {
     const rows = await withStore("ctl approvals", (s) => pendingApprovals(s.db));
-    emit(json, { ok: true, pending: rows }, rows.length ? rows.map((a) => `${a.id}  ${a.kind}  ${a.action}  requested by ${a.requestedBy} at ${a.createdAt.toISOString()}: ${a.reason}`).join("\n") : "no pending approvals");
+    emit(
+      json,
+      { ok: true, pending: rows },
+      rows.length
+        ? rows
+            .map((a) => `${a.id}  ${a.kind}  ${a.action}  requested by ${a.requestedBy} at ${a.createdAt.toISOString()}: ${a.reason}`)
+            .join("\n")
+        : "no pending approvals",
+    );
     return 0;
   }
   if (sub !== "approve" && sub !== "reject") throw new UsageError(sub ? `unknown approvals command "${sub}"; ${USAGE}` : USAGE);
@@ -30,7 +38,8 @@ export async function approvalsCommand(argv: string[]): Promise<number> {
       return 0;
     } catch (err) {
       if (err instanceof ApprovalError || err instanceof AuthError) throw new CliError(err.message);
-      if (err instanceof z.ZodError) throw new UsageError("approval id must look like apr_<16 hex> and the reason needs 3 to 200 characters");
+      if (err instanceof z.ZodError)
+        throw new UsageError("approval id must look like apr_<16 hex> and the reason needs 3 to 200 characters");
       throw err;
     }
   });

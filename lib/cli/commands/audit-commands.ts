@@ -51,13 +51,15 @@ async function auditExport(argv: string[]): Promise<number> {
   });
   if (!values.out === !values.tar) throw new UsageError(`give exactly one of --out DIR or --tar FILE; run "ctl audit help" for usage`);
   if (values.tar === "-") throw new UsageError("--tar needs a file name (the archive is not written to stdout)");
-  if (!EXPORT_FORMATS.includes(values.format as ExportFormat)) throw new UsageError(`--format must be ndjson or csv, not "${values.format}"`);
+  if (!EXPORT_FORMATS.includes(values.format as ExportFormat))
+    throw new UsageError(`--format must be ndjson or csv, not "${values.format}"`);
   const from = isoDate("from", values.from);
   const to = isoDate("to", values.to);
   if (from && to && from >= to) throw new UsageError("--from must be before --to");
   const signer = loadSigner();
   const target = path.resolve((values.out ?? values.tar)!);
-  if (values.tar && !values.force && fs.existsSync(target)) throw new CliError(`${target} already exists; choose another file or pass --force`);
+  if (values.tar && !values.force && fs.existsSync(target))
+    throw new CliError(`${target} already exists; choose another file or pass --force`);
   // The CLI export is host-level access (it needs the store's credentials and the signing key), so
   // it is not refused without a login; but when an operator is signed in (`ctl login`), the export
   // and its audit entry name that person instead of the anonymous "ctl".
@@ -65,7 +67,15 @@ async function auditExport(argv: string[]): Promise<number> {
   const actor = operator ? { type: "operator" as const, id: operator } : { type: "system" as const, id: "ctl" };
   const manifest: Manifest = await withStore("ctl audit export", async (store) => {
     const bar = progress("exporting", "entries (by seq)");
-    const req = { db: store.db, format: values.format as ExportFormat, from, to, signer, actor, onProgress: (seq: number, head: number) => bar.update(seq, head) };
+    const req = {
+      db: store.db,
+      format: values.format as ExportFormat,
+      from,
+      to,
+      signer,
+      actor,
+      onProgress: (seq: number, head: number) => bar.update(seq, head),
+    };
     try {
       return values.tar ? await writeArchive(req, target) : await exportAudit({ ...req, outDir: target, force: values.force });
     } catch (err) {
@@ -78,7 +88,18 @@ async function auditExport(argv: string[]): Promise<number> {
     }
   });
   const key = `${manifest.signer.keyFingerprint}${signer.source === "development" ? ", development key" : ""}`;
-  emit(values.json ?? false, { ok: true, [values.tar ? "file" : "dir"]: target, count: manifest.count, firstSeq: manifest.firstSeq, lastSeq: manifest.lastSeq, keyFingerprint: manifest.signer.keyFingerprint }, `exported ${manifest.count} entries to ${target} (signed by ${key})`);
+  emit(
+    values.json ?? false,
+    {
+      ok: true,
+      [values.tar ? "file" : "dir"]: target,
+      count: manifest.count,
+      firstSeq: manifest.firstSeq,
+      lastSeq: manifest.lastSeq,
+      keyFingerprint: manifest.signer.keyFingerprint,
+    },
+    `exported ${manifest.count} entries to ${target} (signed by ${key})`,
+  );
   return 0;
 }
 
@@ -105,21 +126,27 @@ async function verifyTarget(target: string, trustedFingerprint: string | undefin
     if (stat.isDirectory()) return await verifyExport(resolved, { trustedFingerprint });
     const bar = progress("verifying", "bytes");
     try {
-      return await verifyArchive(counted(fs.createReadStream(resolved), (n) => bar.update(n, stat.size)), { maxBytes: CLI_ARCHIVE_MAX_BYTES, trustedFingerprint });
+      return await verifyArchive(
+        counted(fs.createReadStream(resolved), (n) => bar.update(n, stat.size)),
+        { maxBytes: CLI_ARCHIVE_MAX_BYTES, trustedFingerprint },
+      );
     } finally {
       bar.stop();
     }
   } catch (err) {
     if (err instanceof EvidenceUnreadableError) throw new CliError(err.message, 2);
-    if (err instanceof EvidenceFormatError || err instanceof EvidenceTooLargeError) return { ok: false, problem: `not an evidence archive: ${err.message}`, count: 0 };
-    if (typeof (err as NodeJS.ErrnoException).code === "string") throw new CliError(`cannot read ${target}: ${(err as NodeJS.ErrnoException).code}`, 2);
+    if (err instanceof EvidenceFormatError || err instanceof EvidenceTooLargeError)
+      return { ok: false, problem: `not an evidence archive: ${err.message}`, count: 0 };
+    if (typeof (err as NodeJS.ErrnoException).code === "string")
+      throw new CliError(`cannot read ${target}: ${(err as NodeJS.ErrnoException).code}`, 2);
     throw err;
   }
 }
 
 async function auditVerify(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { fingerprint: { type: "string" }, json: { type: "boolean" } }, true);
-  if (positionals.length !== 1) throw new UsageError(`audit verify takes exactly one directory, .tar file or - (stdin); run "ctl audit help" for usage`);
+  if (positionals.length !== 1)
+    throw new UsageError(`audit verify takes exactly one directory, .tar file or - (stdin); run "ctl audit help" for usage`);
   const json = values.json ?? false;
   const report = await verifyTarget(positionals[0]!, values.fingerprint);
   if (!report.ok) {
@@ -127,7 +154,11 @@ async function auditVerify(argv: string[]): Promise<number> {
     return 1;
   }
   const trust = report.keyTrust === "pinned" ? "pinned key" : "key embedded in the manifest; pin it with --fingerprint";
-  emit(json, report, `OK: ${report.count} entries (seq ${report.firstSeq ?? "-"}..${report.lastSeq ?? "-"}), chain intact, signature valid (${report.keyFingerprint}, ${trust})`);
+  emit(
+    json,
+    report,
+    `OK: ${report.count} entries (seq ${report.firstSeq ?? "-"}..${report.lastSeq ?? "-"}), chain intact, signature valid (${report.keyFingerprint}, ${trust})`,
+  );
   return 0;
 }
 

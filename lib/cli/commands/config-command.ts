@@ -18,8 +18,13 @@ export async function configCommand(argv: string[]): Promise<number> {
     for (const s of report.settings) writeOut(`${s.name.padEnd(width)}  ${s.shown}\n`);
     for (const w of report.warnings) writeOut(`warning: ${w}\n`);
     for (const p of report.problems) writeOut(`problem: ${p.message}\n`);
-    writeOut(report.problems.length ? `${report.problems.length} problem(s): the server will not start with this configuration\n` : "configuration ok\n");
+    writeOut(
+      report.problems.length
+        ? `${report.problems.length} problem(s): the server will not start with this configuration\n`
+        : "configuration ok\n",
+    );
   }
-  if (report.problems.length) throw new CliError(report.problems[0]!.message + (report.problems.length > 1 ? ` (and ${report.problems.length - 1} more)` : ""));
+  if (report.problems.length)
+    throw new CliError(report.problems[0]!.message + (report.problems.length > 1 ? ` (and ${report.problems.length - 1} more)` : ""));
   return 0;
 }

@@ -15,11 +15,20 @@ import { CliError, UsageError } from "../errors";
 import { proveOperator } from "../operator-proof";
 import { withStore } from "../store";
 
-const USAGE = "usage: ctl gates status --flow ID | run --flow ID [--target URL] [--log-file FILE] [--token T] [--approver-session FILE] [--as YOURSELF] [--json] (run needs ctl login)";
+const USAGE =
+  "usage: ctl gates status --flow ID | run --flow ID [--target URL] [--log-file FILE] [--token T] [--approver-session FILE] [--as YOURSELF] [--json] (run needs ctl login)";
 
 export async function gatesCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  const { values } = parse(rest, { flow: { type: "string" }, as: { type: "string" }, json: { type: "boolean" }, target: { type: "string" }, "log-file": { type: "string" }, token: { type: "string" }, "approver-session": { type: "string" } });
+  const { values } = parse(rest, {
+    flow: { type: "string" },
+    as: { type: "string" },
+    json: { type: "boolean" },
+    target: { type: "string" },
+    "log-file": { type: "string" },
+    token: { type: "string" },
+    "approver-session": { type: "string" },
+  });
   const json = values.json ?? false;
   if (!values.flow || !["status", "run"].includes(sub ?? "")) throw new UsageError(USAGE);
   const subject = sub === "status" ? undefined : await proveOperator(values.as);
@@ -28,7 +37,11 @@ export async function gatesCommand(argv: string[]): Promise<number> {
     if (!flow) throw new CliError(`flow ${values.flow} does not exist`);
     if (sub === "status") {
       const states = await gateStatus(store.db, flow);
-      emit(json, { ok: true, flow: flow.id, stage: flow.stage, fingerprint: flow.fingerprint, gates: states }, states.map((s) => `${s.gate.padEnd(14)} ${s.status}${s.reason ? `: ${s.reason}` : ""}`).join("\n"));
+      emit(
+        json,
+        { ok: true, flow: flow.id, stage: flow.stage, fingerprint: flow.fingerprint, gates: states },
+        states.map((s) => `${s.gate.padEnd(14)} ${s.status}${s.reason ? `: ${s.reason}` : ""}`).join("\n"),
+      );
       return 0;
     }
     const actor = subject!;
@@ -50,13 +63,24 @@ export async function gatesCommand(argv: string[]): Promise<number> {
     }
     let run;
     try {
-      run = await runGates(store.db, { flowId: flow.id, actor, target, signer: loadSigner(), token: values.token ?? (process.env.GATES_ACCESS_TOKEN || undefined), ...(approver ? { approver } : {}) });
+      run = await runGates(store.db, {
+        flowId: flow.id,
+        actor,
+        target,
+        signer: loadSigner(),
+        token: values.token ?? (process.env.GATES_ACCESS_TOKEN || undefined),
+        ...(approver ? { approver } : {}),
+      });
     } catch (err) {
       if (err instanceof GateRunError) throw new CliError(err.message);
       throw err;
     }
     const lines = run.evidence.gates.map((g) => `${g.gate.padEnd(14)} ${g.outcome.replace(/_/g, " ")}${g.reason ? `: ${g.reason}` : ""}`);
-    emit(json, { ok: run.evidence.passed, evidenceSha256: run.hash, evidence: run.evidence }, [...lines, `evidence ${run.hash}`].join("\n"));
+    emit(
+      json,
+      { ok: run.evidence.passed, evidenceSha256: run.hash, evidence: run.evidence },
+      [...lines, `evidence ${run.hash}`].join("\n"),
+    );
     return run.evidence.passed ? 0 : 1;
   });
 }

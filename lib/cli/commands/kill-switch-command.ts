@@ -12,15 +12,33 @@ import { CliError, UsageError } from "../errors";
 import { proveOperator, provenOperatorOrNone } from "../operator-proof";
 import { withStore } from "../store";
 
-const USAGE = 'usage: ctl kill-switch status | on | off [--scope global|mode:form|mode:url|flow:WORKFLOW:PROFILE|workflow:NAME|upstream:ID] --reason TEXT [--as YOURSELF] [--expires-in MINUTES] [--json] (off needs ctl login)';
+const USAGE =
+  "usage: ctl kill-switch status | on | off [--scope global|mode:form|mode:url|flow:WORKFLOW:PROFILE|workflow:NAME|upstream:ID] --reason TEXT [--as YOURSELF] [--expires-in MINUTES] [--json] (off needs ctl login)";
 
 export async function killSwitchCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  const { values } = parse(rest, { scope: { type: "string", default: "global" }, reason: { type: "string" }, as: { type: "string" }, "expires-in": { type: "string" }, json: { type: "boolean" } });
+  const { values } = parse(rest, {
+    scope: { type: "string", default: "global" },
+    reason: { type: "string" },
+    as: { type: "string" },
+    "expires-in": { type: "string" },
+    json: { type: "boolean" },
+  });
   const json = values.json ?? false;
   if (sub === "status") {
     const active = await withStore("ctl kill-switch", (s) => activeKillSwitches(s.db));
-    emit(json, { ok: true, active }, active.length ? active.map((k) => `ENGAGED ${k.scope}: ${k.reason} (by ${k.changedBy}${k.expiresAt ? `, until ${k.expiresAt.toISOString()}` : ""}${k.releaseRequestedBy ? `, release requested by ${k.releaseRequestedBy}` : ""})`).join("\n") : "no kill switch engaged");
+    emit(
+      json,
+      { ok: true, active },
+      active.length
+        ? active
+            .map(
+              (k) =>
+                `ENGAGED ${k.scope}: ${k.reason} (by ${k.changedBy}${k.expiresAt ? `, until ${k.expiresAt.toISOString()}` : ""}${k.releaseRequestedBy ? `, release requested by ${k.releaseRequestedBy}` : ""})`,
+            )
+            .join("\n")
+        : "no kill switch engaged",
+    );
     return 0;
   }
   if (sub !== "on" && sub !== "off") throw new UsageError(sub ? `unknown kill-switch command "${sub}"; ${USAGE}` : USAGE);
@@ -32,16 +50,32 @@ export async function killSwitchCommand(argv: string[]): Promise<number> {
   return withStore("ctl kill-switch", async (store) => {
     let actor: { type: "operator" | "system"; id: string } = { type: "system", id: "ctl" };
     if (subject) {
-      await authorizeCli(store.db, subject, PERMISSIONS.killSwitchChange, { type: "kill_switch", id: values.scope! }, "change the kill switch");
+      await authorizeCli(
+        store.db,
+        subject,
+        PERMISSIONS.killSwitchChange,
+        { type: "kill_switch", id: values.scope! },
+        "change the kill switch",
+      );
       actor = { type: "operator", id: subject };
     }
     try {
       if (sub === "on") {
-        await engageKillSwitch(store.db, actor, { scope: values.scope!, reason: values.reason!, expiresAt: minutes ? new Date(Date.now() + minutes * 60_000) : undefined });
+        await engageKillSwitch(store.db, actor, {
+          scope: values.scope!,
+          reason: values.reason!,
+          expiresAt: minutes ? new Date(Date.now() + minutes * 60_000) : undefined,
+        });
         emit(json, { ok: true, scope: values.scope, state: "engaged", actor }, `kill switch ${values.scope} engaged by ${actor.id}`);
       } else {
         const r = await releaseKillSwitch(store.db, actor, { scope: values.scope!, reason: values.reason! });
-        emit(json, { ok: true, ...r, actor }, r.state === "released" ? `kill switch ${r.scope} released` : `release of ${r.scope} requested; a second operator must confirm with the same command`);
+        emit(
+          json,
+          { ok: true, ...r, actor },
+          r.state === "released"
+            ? `kill switch ${r.scope} released`
+            : `release of ${r.scope} requested; a second operator must confirm with the same command`,
+        );
       }
       return 0;
     } catch (err) {

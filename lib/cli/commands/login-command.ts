@@ -28,7 +28,9 @@ export async function loginCommand(argv: string[]): Promise<number> {
   const settings = settingsOrFail();
   let config: oidc.Configuration;
   try {
-    config = await oidc.discovery(new URL(settings.issuer), settings.clientId, undefined, oidc.None(), { execute: isLoopbackHttp(settings.issuer) ? [oidc.allowInsecureRequests] : [] });
+    config = await oidc.discovery(new URL(settings.issuer), settings.clientId, undefined, oidc.None(), {
+      execute: isLoopbackHttp(settings.issuer) ? [oidc.allowInsecureRequests] : [],
+    });
   } catch (err) {
     throw new CliError(`the issuer ${settings.issuer} could not be reached or described (${(err as Error).message.split("\n")[0]})`);
   }
@@ -53,7 +55,12 @@ export async function loginCommand(argv: string[]): Promise<number> {
     if (err instanceof OperatorProofError) throw new CliError(`the issuer's ID token was refused: ${err.message}`);
     throw err;
   }
-  const file = writeCliSession(settings.issuer, { clientId: settings.clientId, idToken: tokens.id_token, accessToken: tokens.access_token, obtainedAt: new Date().toISOString() });
+  const file = writeCliSession(settings.issuer, {
+    clientId: settings.clientId,
+    idToken: tokens.id_token,
+    accessToken: tokens.access_token,
+    obtainedAt: new Date().toISOString(),
+  });
   emit(values.json ?? false, { ok: true, subject, issuer: settings.issuer, file }, `signed in as ${subject} at ${settings.issuer}`);
   return 0;
 }
@@ -79,7 +86,11 @@ export async function whoamiCommand(argv: string[]): Promise<number> {
   try {
     const proven = await verifyOperatorIdToken(entry.idToken, settings, await issuerKeys(settings));
     const freshUntil = new Date(proven.issuedAt.getTime() + settings.freshSeconds * 1000);
-    emit(values.json ?? false, { ok: true, subject: proven.subject, issuer: settings.issuer, freshUntil: freshUntil.toISOString() }, `${proven.subject} at ${settings.issuer}, fresh for operator actions until ${freshUntil.toISOString()}`);
+    emit(
+      values.json ?? false,
+      { ok: true, subject: proven.subject, issuer: settings.issuer, freshUntil: freshUntil.toISOString() },
+      `${proven.subject} at ${settings.issuer}, fresh for operator actions until ${freshUntil.toISOString()}`,
+    );
     return 0;
   } catch (err) {
     if (err instanceof OperatorProofError) throw new CliError(err.message);

@@ -27,7 +27,9 @@ export async function serveCommand(argv: string[], demo: boolean): Promise<numbe
   // The development identity provider signs anyone in with the password "demo": never let it be
   // reachable from the network by accident.
   if (oidcConfig().devProvider && !isLoopbackHost(hostname) && readSetting(process.env, "DEV_IDP_ENABLED") !== true) {
-    throw new CliError(`refusing to serve the development identity provider on ${hostname}: set OIDC_ISSUER for a real one, bind to 127.0.0.1, or set DEV_IDP_ENABLED=true if you really mean it`);
+    throw new CliError(
+      `refusing to serve the development identity provider on ${hostname}: set OIDC_ISSUER for a real one, bind to 127.0.0.1, or set DEV_IDP_ENABLED=true if you really mean it`,
+    );
   }
   if (!fs.existsSync(path.join(dir, ".next", "BUILD_ID"))) {
     throw new CliError("no production build found; run `npm run build` first (npm run demo does this for you)");
@@ -42,7 +44,9 @@ export async function serveCommand(argv: string[], demo: boolean): Promise<numbe
       const summary = await seedDemo(store.db, { records: positiveInt("records", values.records, 2000) });
       // The demo upstream with two weeks of its own records, so the console shows it from the start.
       const upstream = await seedDemoUpstream(store.db, { records: Math.max(10, Math.round(summary.records / 20)) });
-      process.stdout.write(`seeded demo data: ${summary.records} records, ${summary.auditEntries} audit entries, ${upstream.records} records of the demo upstream\n`);
+      process.stdout.write(
+        `seeded demo data: ${summary.records} records, ${summary.auditEntries} audit entries, ${upstream.records} records of the demo upstream\n`,
+      );
     }
     // The demo provider's registry row follows this start's APP_URL and development secret.
     if (demo) await refreshDemoProvider(store.db);
@@ -65,7 +69,9 @@ export async function serveCommand(argv: string[], demo: boolean): Promise<numbe
     throw err;
   }
   const where = `http://${hostname === "127.0.0.1" || hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`;
-  process.stdout.write(`\nElicitation gateway ${demo ? "demo " : ""}ready on ${where} (store: ${store.kind} ${store.location})\nPress Ctrl+C to stop.\n`);
+  process.stdout.write(
+    `\nElicitation gateway ${demo ? "demo " : ""}ready on ${where} (store: ${store.kind} ${store.location})\nPress Ctrl+C to stop.\n`,
+  );
   await new Promise<void>((resolve) => {
     const { server, lifecycle } = served;
     // SIGTERM (a rolling restart): drain first, readiness fails at once, in-flight requests get

@@ -33,7 +33,11 @@ export async function seedDemoCommand(argv: string[]): Promise<number> {
       }
       const bar = progress("seeding", "records");
       const summary = await seedDemo(store.db, { records, onProgress: (done, total) => bar.update(done, total) }).finally(() => bar.stop());
-      emit(json, { ok: true, seeded: true, ...summary }, `seeded ${summary.records} records, ${summary.sessions} sessions, ${summary.events} events, ${summary.auditEntries} audit entries`);
+      emit(
+        json,
+        { ok: true, seeded: true, ...summary },
+        `seeded ${summary.records} records, ${summary.sessions} sessions, ${summary.events} events, ${summary.auditEntries} audit entries`,
+      );
       return 0;
     },
     { migrate: true },

@@ -57,7 +57,13 @@ function fromFlags(values: Values, id: string | undefined): Record<string, unkno
   if (values.tenant) out.tenants = values.tenant;
   if (values.tool) out.exposedTools = values.tool;
   if (values.origin) out.urlOrigins = values.origin;
-  if (values.header || values["secret-env"]) out.auth = { kind: "header", header: values.header, secretEnv: values["secret-env"], ...(values.prefix ? { prefix: values.prefix } : {}) };
+  if (values.header || values["secret-env"])
+    out.auth = {
+      kind: "header",
+      header: values.header,
+      secretEnv: values["secret-env"],
+      ...(values.prefix ? { prefix: values.prefix } : {}),
+    };
   return out;
 }
 
@@ -67,8 +73,24 @@ export async function upstreamsCommand(argv: string[]): Promise<number> {
   const json = values.json ?? false;
   if (sub === "list") {
     const rows = await withStore("ctl upstreams", (s) => listUpstreams(s.db));
-    const shown = rows.map((r) => ({ id: r.id, displayName: r.displayName, url: r.url, auth: authOf(r), tenants: r.tenants, exposedTools: r.exposedTools, urlOrigins: r.urlOrigins }));
-    emit(json, { ok: true, upstreams: shown }, shown.length ? shown.map((r) => `${r.id}  ${r.url}  tenants=${r.tenants.join(",")}  tools=${r.exposedTools.join(",")}  auth=${r.auth.kind}`).join("\n") : "no upstreams");
+    const shown = rows.map((r) => ({
+      id: r.id,
+      displayName: r.displayName,
+      url: r.url,
+      auth: authOf(r),
+      tenants: r.tenants,
+      exposedTools: r.exposedTools,
+      urlOrigins: r.urlOrigins,
+    }));
+    emit(
+      json,
+      { ok: true, upstreams: shown },
+      shown.length
+        ? shown
+            .map((r) => `${r.id}  ${r.url}  tenants=${r.tenants.join(",")}  tools=${r.exposedTools.join(",")}  auth=${r.auth.kind}`)
+            .join("\n")
+        : "no upstreams",
+    );
     return 0;
   }
   // Bad input is a usage error before the store is opened.
@@ -76,12 +98,16 @@ export async function upstreamsCommand(argv: string[]): Promise<number> {
   let target: string;
   if (sub === "add" || sub === "update") {
     const raw = values.file ? readJson(values.file) : fromFlags(values, sub === "add" ? values.id : positionals[0]);
-    if (sub === "update" && values.file && positionals[0] && raw && typeof raw === "object") (raw as Record<string, unknown>).id = positionals[0];
+    if (sub === "update" && values.file && positionals[0] && raw && typeof raw === "object")
+      (raw as Record<string, unknown>).id = positionals[0];
     const parsed = (sub === "add" ? upstreamInput : upstreamUpdateInput).safeParse(raw);
     if (!parsed.success) throw new UsageError(`${firstIssue(parsed.error)}\n${USAGE}`);
     target = parsed.data.id;
     run = async (db, actor) => {
-      const row = sub === "add" ? await addUpstream(db, actor, parsed.data as z.infer<typeof upstreamInput>) : await updateUpstream(db, actor, parsed.data);
+      const row =
+        sub === "add"
+          ? await addUpstream(db, actor, parsed.data as z.infer<typeof upstreamInput>)
+          : await updateUpstream(db, actor, parsed.data);
       return `${sub === "add" ? "added" : "updated"} ${row.id}`;
     };
   } else if (sub === "remove") {

@@ -27,7 +27,10 @@ function labelsOf(def: Def): string[] {
   const push = (v: unknown) => typeof v === "string" && out.push(v);
   for (const v of Array.isArray(def.enum) ? def.enum : []) push(v);
   for (const v of Array.isArray(def.enumNames) ? def.enumNames : []) push(v);
-  const consts = [...(Array.isArray(def.oneOf) ? def.oneOf : []), ...(def.items && Array.isArray((def.items as Def).anyOf) ? ((def.items as Def).anyOf as unknown[]) : [])];
+  const consts = [
+    ...(Array.isArray(def.oneOf) ? def.oneOf : []),
+    ...(def.items && Array.isArray((def.items as Def).anyOf) ? ((def.items as Def).anyOf as unknown[]) : []),
+  ];
   for (const c of consts) {
     push((c as Def)?.const);
     push((c as Def)?.title);
@@ -37,7 +40,9 @@ function labelsOf(def: Def): string[] {
 }
 
 function textsOf(def: Def): string[] {
-  const out = [def.title, def.description, typeof def.default === "string" ? def.default : undefined].filter((v): v is string => typeof v === "string");
+  const out = [def.title, def.description, typeof def.default === "string" ? def.default : undefined].filter(
+    (v): v is string => typeof v === "string",
+  );
   if (Array.isArray(def.default)) out.push(...def.default.filter((v): v is string => typeof v === "string"));
   return [...out, ...labelsOf(def)];
 }
@@ -45,25 +50,37 @@ function textsOf(def: Def): string[] {
 export function lintFormRequest(request: unknown): LintVerdict {
   const reasons: LintReason[] = checkStructure(request);
   const req = request as { message?: unknown; requestedSchema?: { properties?: unknown } };
-  const props = req && typeof req === "object" && req.requestedSchema && typeof req.requestedSchema.properties === "object" && req.requestedSchema.properties !== null
-    ? (req.requestedSchema.properties as Record<string, unknown>)
-    : {};
+  const props =
+    req &&
+    typeof req === "object" &&
+    req.requestedSchema &&
+    typeof req.requestedSchema.properties === "object" &&
+    req.requestedSchema.properties !== null
+      ? (req.requestedSchema.properties as Record<string, unknown>)
+      : {};
   const message = typeof req?.message === "string" ? req.message : "";
 
-  if (containsUrl(message)) reasons.push({ code: "url_in_text", field: null, detail: "the message contains a link; forms must not carry clickable URLs" });
+  if (containsUrl(message))
+    reasons.push({ code: "url_in_text", field: null, detail: "the message contains a link; forms must not carry clickable URLs" });
   if (message.length > MAX_MESSAGE_CHARS) reasons.push(tooLong());
   const freeText: string[] = [];
   const labels: string[] = [];
   for (const [name, raw] of Object.entries(props)) {
     if (typeof raw !== "object" || raw === null) continue;
     const def = raw as Def;
-    if (textsOf(def).some(containsUrl)) reasons.push({ code: "url_in_text", field: name, detail: "a title, description, default or option contains a link" });
+    if (textsOf(def).some(containsUrl))
+      reasons.push({ code: "url_in_text", field: name, detail: "a title, description, default or option contains a link" });
     labels.push(...labelsOf(def));
     if (def.format === "password") reasons.push({ code: "secret_requested", field: name, detail: 'format "password" asks for a secret' });
     if (!isFreeText(def)) continue;
     freeText.push(name);
     const hits = findSecretTerms(normaliseForScan([name, def.title, def.description].filter((v) => typeof v === "string").join(" \n ")));
-    for (const hit of dedupe(hits)) reasons.push({ code: CODE_FOR[hit.kind], field: name, detail: `asks for a ${hit.kind.replace(/_/g, "-")} ("${hit.term}"); use URL mode` });
+    for (const hit of dedupe(hits))
+      reasons.push({
+        code: CODE_FOR[hit.kind],
+        field: name,
+        detail: `asks for a ${hit.kind.replace(/_/g, "-")} ("${hit.term}"); use URL mode`,
+      });
   }
   // The message (and option labels) can ask for the secret while the field name looks innocent.
   if (freeText.length > 0) {
@@ -71,7 +88,11 @@ export function lintFormRequest(request: unknown): LintVerdict {
     const already = new Set(reasons.filter((r) => r.field !== null).map((r) => r.code));
     for (const hit of hits) {
       if (already.has(CODE_FOR[hit.kind])) continue;
-      reasons.push({ code: CODE_FOR[hit.kind], field: null, detail: `the message asks for a ${hit.kind.replace(/_/g, "-")} ("${hit.term}") and the form has free-text fields (${freeText.join(", ")}); use URL mode` });
+      reasons.push({
+        code: CODE_FOR[hit.kind],
+        field: null,
+        detail: `the message asks for a ${hit.kind.replace(/_/g, "-")} ("${hit.term}") and the form has free-text fields (${freeText.join(", ")}); use URL mode`,
+      });
     }
   }
   return { verdict: reasons.length ? "block" : "allow", reasons };
@@ -88,8 +109,14 @@ export function lintLinkMessage(message: string): LintVerdict {
   const reasons: LintReason[] = [];
   if (!message.trim()) reasons.push({ code: "invalid_request", field: null, detail: "message must be a non-empty string" });
   if (message.length > MAX_MESSAGE_CHARS) reasons.push(tooLong());
-  if (containsUrl(message)) reasons.push({ code: "url_in_text", field: null, detail: "the message contains a link besides the checked one" });
-  for (const hit of dedupe(findSecretTerms(normaliseForScan(message)))) reasons.push({ code: CODE_FOR[hit.kind], field: null, detail: `the message asks for a ${hit.kind.replace(/_/g, "-")} ("${hit.term}")` });
+  if (containsUrl(message))
+    reasons.push({ code: "url_in_text", field: null, detail: "the message contains a link besides the checked one" });
+  for (const hit of dedupe(findSecretTerms(normaliseForScan(message))))
+    reasons.push({
+      code: CODE_FOR[hit.kind],
+      field: null,
+      detail: `the message asks for a ${hit.kind.replace(/_/g, "-")} ("${hit.term}")`,
+    });
   return { verdict: reasons.length ? "block" : "allow", reasons };
 }
 

@@ -22,7 +22,12 @@ export interface ModernCall {
   resume: ResumedAnswer | undefined;
 }
 
-export async function callModernWorkflow(wf: WorkflowDefinition, caller: CallerFacts, key: Buffer, call: ModernCall): Promise<CallToolResult | InputRequiredResult> {
+export async function callModernWorkflow(
+  wf: WorkflowDefinition,
+  caller: CallerFacts,
+  key: Buffer,
+  call: ModernCall,
+): Promise<CallToolResult | InputRequiredResult> {
   try {
     return await callOnce(wf, caller, key, call);
   } catch (err) {
@@ -31,7 +36,12 @@ export async function callModernWorkflow(wf: WorkflowDefinition, caller: CallerF
   }
 }
 
-async function callOnce(wf: WorkflowDefinition, caller: CallerFacts, key: Buffer, call: ModernCall): Promise<CallToolResult | InputRequiredResult> {
+async function callOnce(
+  wf: WorkflowDefinition,
+  caller: CallerFacts,
+  key: Buffer,
+  call: ModernCall,
+): Promise<CallToolResult | InputRequiredResult> {
   const argsHash = argumentsHash(call.args);
   // The gate verified this request's state before dispatch; a tool never reads the raw echo.
   const resume = call.tool === wf.name ? call.resume : undefined;
@@ -66,11 +76,26 @@ async function suspend(caller: CallerFacts, key: Buffer, tool: string, argsHash:
     expiresAt = Date.now() + engineConfig().formTimeoutMs;
   } else {
     // A URL ask lives as long as its connect link.
-    const [record] = await caller.db.select({ expiresAt: elicitationRecords.expiresAt }).from(elicitationRecords).where(eq(elicitationRecords.id, ask.recordId)).limit(1);
+    const [record] = await caller.db
+      .select({ expiresAt: elicitationRecords.expiresAt })
+      .from(elicitationRecords)
+      .where(eq(elicitationRecords.id, ask.recordId))
+      .limit(1);
     expiresAt = record?.expiresAt?.getTime() ?? Date.now();
   }
   const request = inputRequest(ask);
-  const requestState = sealRequestState(key, { subject: caller.principal.subject, tenant: caller.principal.tenant, clientId: caller.principal.clientId, tool, argsHash, recordId: ask.recordId, needKey: ask.needKey, kind: ask.kind, expiresAt, ...(ask.carried?.length ? { carried: ask.carried } : {}) });
+  const requestState = sealRequestState(key, {
+    subject: caller.principal.subject,
+    tenant: caller.principal.tenant,
+    clientId: caller.principal.clientId,
+    tool,
+    argsHash,
+    recordId: ask.recordId,
+    needKey: ask.needKey,
+    kind: ask.kind,
+    expiresAt,
+    ...(ask.carried?.length ? { carried: ask.carried } : {}),
+  });
   return inputRequired({ inputRequests: { [ask.needKey]: request }, requestState });
 }
 

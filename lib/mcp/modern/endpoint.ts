@@ -45,14 +45,24 @@ export function createModernEndpoint(options: ModernEndpointOptions): ModernEndp
       const server = buildModernServer({ principal, db, policy, stateKey, resume, ...issuers });
       // Gateway mode: this tenant's upstream tools, bridged with multi-round-trip requests (lib/gateway/);
       // looked up only for a listing or a call of an upstream tool, so our own calls pay nothing.
-      if (gateway) await attachModernGateway(server, { db, policy, principal, stateKey, resume, facts: envelopeFacts, flowFor: (workflow) => resolveFlow({ db, policy, clientId: principal.clientId, ...issuers }, { name: workflow, needs: [] }) });
+      if (gateway)
+        await attachModernGateway(server, {
+          db,
+          policy,
+          principal,
+          stateKey,
+          resume,
+          facts: envelopeFacts,
+          flowFor: (workflow) => resolveFlow({ db, policy, clientId: principal.clientId, ...issuers }, { name: workflow, needs: [] }),
+        });
       return server;
     },
     {
       legacy: "reject",
       maxRequestBodySize: options.maxBodyBytes,
       // Reported, never altering the answer; the message names methods and codes, never values.
-      onerror: (err) => logger.info({ event: "mcp.modern_refused", error: err.name, detail: err.message.slice(0, 200) }, "modern request refused"),
+      onerror: (err) =>
+        logger.info({ event: "mcp.modern_refused", error: err.name, detail: err.message.slice(0, 200) }, "modern request refused"),
     },
   );
   return {
@@ -66,12 +76,17 @@ export function createModernEndpoint(options: ModernEndpointOptions): ModernEndp
       const gate = await requestStateGate(await options.db(), stateKey, principal, body);
       if (gate.kind === "refused") {
         res.writeHead(200, { "content-type": "application/json" });
-        return void res.end(JSON.stringify({ jsonrpc: "2.0", id: gate.id, error: { code: -32602, message: gate.message, data: { reason: gate.reason } } }));
+        return void res.end(
+          JSON.stringify({ jsonrpc: "2.0", id: gate.id, error: { code: -32602, message: gate.message, data: { reason: gate.reason } } }),
+        );
       }
       const abort = new AbortController();
       res.once("close", () => abort.abort());
       const base = authInfo(principal);
-      const auth = { ...base, extra: { ...base.extra, ...(gate.kind === "resume" ? { resume: gate.resume } : {}), gateway: wantsGatewayTools(body) } };
+      const auth = {
+        ...base,
+        extra: { ...base.extra, ...(gate.kind === "resume" ? { resume: gate.resume } : {}), gateway: wantsGatewayTools(body) },
+      };
       const response = await handler.fetch(webRequest(req, body, abort.signal), { authInfo: auth, parsedBody: body });
       await writeResponse(res, response);
     },
@@ -106,11 +121,18 @@ async function writeResponse(res: http.ServerResponse, response: Response): Prom
 
 function authInfo(p: McpPrincipal): AuthInfo {
   // The token itself is not passed on: nothing downstream of the bearer check needs it.
-  return { token: "[verified]", clientId: p.clientId, scopes: p.scopes, expiresAt: p.expiresAt, extra: { subject: p.subject, tenant: p.tenant } };
+  return {
+    token: "[verified]",
+    clientId: p.clientId,
+    scopes: p.scopes,
+    expiresAt: p.expiresAt,
+    extra: { subject: p.subject, tenant: p.tenant },
+  };
 }
 
 function principalOf(info: AuthInfo | undefined): McpPrincipal {
   const extra = info?.extra as { subject?: unknown; tenant?: unknown } | undefined;
-  if (!info || typeof extra?.subject !== "string" || typeof extra.tenant !== "string") throw new Error("modern MCP request without a verified principal");
+  if (!info || typeof extra?.subject !== "string" || typeof extra.tenant !== "string")
+    throw new Error("modern MCP request without a verified principal");
   return { subject: extra.subject, tenant: extra.tenant, clientId: info.clientId, scopes: info.scopes, expiresAt: info.expiresAt ?? 0 };
 }

@@ -27,19 +27,37 @@ export async function checkResume(
   key: Buffer,
   q: { principal: McpPrincipal; tool: string; argsHash: string; state: string; inputResponses: Record<string, unknown> | undefined },
 ): Promise<ResumeCheck> {
-  const opened = openRequestState(key, q.state, { subject: q.principal.subject, tenant: q.principal.tenant, clientId: q.principal.clientId, tool: q.tool, argsHash: q.argsHash });
+  const opened = openRequestState(key, q.state, {
+    subject: q.principal.subject,
+    tenant: q.principal.tenant,
+    clientId: q.principal.clientId,
+    tool: q.tool,
+    argsHash: q.argsHash,
+  });
   if (!opened.ok) {
     if (opened.reason === "expired" && opened.claims?.kind === "form") {
       // The sealed state's expiry is this era's form timeout: the unanswered record ends here.
-      await transition(db, opened.claims.recordId, { move: "answer", to: "timed_out", reason: "the request state expired before an answer arrived" });
+      await transition(db, opened.claims.recordId, {
+        move: "answer",
+        to: "timed_out",
+        reason: "the request state expired before an answer arrived",
+      });
     }
     return refuse(db, q, opened.reason, opened.claims?.recordId);
   }
   const c = opened.claims;
-  const [record] = isRecordId(c.recordId) ? await db.select().from(elicitationRecords).where(eq(elicitationRecords.id, c.recordId)).limit(1) : [];
+  const [record] = isRecordId(c.recordId)
+    ? await db.select().from(elicitationRecords).where(eq(elicitationRecords.id, c.recordId)).limit(1)
+    : [];
   // The state is ours and bound to this caller, so a mismatch here means the record moved on
   // (answered, revoked, expired) since the state was issued: a replay, as far as the caller goes.
-  const live = record && record.subject === c.subject && record.tenantId === c.tenant && record.toolName === c.tool && record.mode === c.kind && (c.kind === "form" ? record.state === "sent" : URL_LIVE.includes(record.state));
+  const live =
+    record &&
+    record.subject === c.subject &&
+    record.tenantId === c.tenant &&
+    record.toolName === c.tool &&
+    record.mode === c.kind &&
+    (c.kind === "form" ? record.state === "sent" : URL_LIVE.includes(record.state));
   if (!live) {
     // Ended by a kill switch, a flow rollback or an operator while the person was answering: said
     // so plainly, not as a replay (the answer is refused all the same).
@@ -54,7 +72,16 @@ export async function checkResume(
   if (c.kind === "form") return { ok: true, resume: { kind: "form", recordId: c.recordId, needKey: c.needKey, answer, ...carried } };
   // A URL-mode result carries no content; anything sent with it is dropped (and counted).
   const dropped = answer.content !== undefined && Object.keys(answer.content).length > 0;
-  return { ok: true, resume: { kind: "url", recordId: c.recordId, needKey: c.needKey, answer: { action: answer.action, droppedContent: dropped }, ...carried } };
+  return {
+    ok: true,
+    resume: {
+      kind: "url",
+      recordId: c.recordId,
+      needKey: c.needKey,
+      answer: { action: answer.action, droppedContent: dropped },
+      ...carried,
+    },
+  };
 }
 
 /** The bare elicitation result a client put in inputResponses; anything else is no answer. */
@@ -67,7 +94,13 @@ function parseAnswer(raw: unknown): FormAnswer | undefined {
   return { action, content: content as Record<string, unknown> };
 }
 
-async function refuse(db: Db, q: { principal: McpPrincipal; tool: string }, reason: ResumeRefusal, recordId?: string, needKey?: string): Promise<ResumeCheck> {
+async function refuse(
+  db: Db,
+  q: { principal: McpPrincipal; tool: string },
+  reason: ResumeRefusal,
+  recordId?: string,
+  needKey?: string,
+): Promise<ResumeCheck> {
   logger.warn({ event: "mcp.request_state_refused", reason, tool: q.tool, record: recordId ?? null }, "requestState refused");
   await db.transaction((tx) =>
     appendAudit(tx, {

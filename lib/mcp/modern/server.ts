@@ -3,7 +3,14 @@
 // the per-request `_meta` envelope: protocol version, client name and version, and the client's
 // capabilities, which decide the elicitation modes exactly as at initialize. The same tools, the
 // same annotations and the same shared workflow invocation as the 2025-11-25 server.
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, fromJsonSchema, McpServer, PROTOCOL_VERSION_META_KEY, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  fromJsonSchema,
+  McpServer,
+  PROTOCOL_VERSION_META_KEY,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import type { Db } from "@/db/client";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { declaredModes } from "@/lib/elicitation/capabilities";
@@ -53,7 +60,10 @@ export function envelopeFacts(rctx: ServerContext) {
   const version = envelope[PROTOCOL_VERSION_META_KEY];
   return {
     caps,
-    client: info && typeof info.name === "string" ? { name: info.name, version: typeof info.version === "string" ? info.version : "unknown" } : undefined,
+    client:
+      info && typeof info.name === "string"
+        ? { name: info.name, version: typeof info.version === "string" ? info.version : "unknown" }
+        : undefined,
     protocolVersion: typeof version === "string" ? version : MODERN_PROTOCOL_VERSION,
     modes: declaredModes(caps),
   };
@@ -66,7 +76,12 @@ export function buildModernServer(ctx: ModernContext): McpServer {
 
   server.registerTool(
     DESCRIBE_CAPABILITIES_TOOL.name,
-    { title: DESCRIBE_CAPABILITIES_TOOL.title, description: DESCRIBE_CAPABILITIES_TOOL.description, inputSchema: NO_ARGUMENTS_SCHEMA, annotations: DESCRIBE_CAPABILITIES_TOOL.annotations },
+    {
+      title: DESCRIBE_CAPABILITIES_TOOL.title,
+      description: DESCRIBE_CAPABILITIES_TOOL.description,
+      inputSchema: NO_ARGUMENTS_SCHEMA,
+      annotations: DESCRIBE_CAPABILITIES_TOOL.annotations,
+    },
     async (_args, rctx) => {
       const { caps, client, protocolVersion, modes } = envelopeFacts(rctx);
       const report = await describeCapabilities(ctx.policy, {
@@ -87,11 +102,29 @@ export function buildModernServer(ctx: ModernContext): McpServer {
 
   for (const wf of workflows) {
     // The form fields, all optional, as listed input; the engine checks them as it checks a form.
-    server.registerTool(wf.name, { title: wf.title, description: wf.description, inputSchema: inputSchemaFor(wf), annotations: wf.annotations }, async (args, rctx) => {
-      const { client, protocolVersion, modes } = envelopeFacts(rctx);
-      const caller: CallerFacts = { principal: ctx.principal, db: ctx.db, policy: ctx.policy, sessionId: null, client, protocolVersion, modes, issuer };
-      return callModernWorkflow(wf, caller, ctx.stateKey, { requestId: String(rctx.mcpReq.id), tool: wf.name, args: args ?? {}, resume: ctx.resume });
-    });
+    server.registerTool(
+      wf.name,
+      { title: wf.title, description: wf.description, inputSchema: inputSchemaFor(wf), annotations: wf.annotations },
+      async (args, rctx) => {
+        const { client, protocolVersion, modes } = envelopeFacts(rctx);
+        const caller: CallerFacts = {
+          principal: ctx.principal,
+          db: ctx.db,
+          policy: ctx.policy,
+          sessionId: null,
+          client,
+          protocolVersion,
+          modes,
+          issuer,
+        };
+        return callModernWorkflow(wf, caller, ctx.stateKey, {
+          requestId: String(rctx.mcpReq.id),
+          tool: wf.name,
+          args: args ?? {},
+          resume: ctx.resume,
+        });
+      },
+    );
   }
   return server;
 }

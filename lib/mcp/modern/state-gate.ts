@@ -16,7 +16,10 @@ import { checkResume, type ResumeRefusal } from "./resume-check";
  */
 export type WireRefusal = Exclude<ResumeRefusal, "other_user" | "other_tenant" | "other_client"> | "other_caller";
 
-export type GateResult = { kind: "none" } | { kind: "resume"; resume: ResumedAnswer } | { kind: "refused"; id: string | number | null; reason: WireRefusal; message: string };
+export type GateResult =
+  | { kind: "none" }
+  | { kind: "resume"; resume: ResumedAnswer }
+  | { kind: "refused"; id: string | number | null; reason: WireRefusal; message: string };
 
 function wireReason(reason: ResumeRefusal): WireRefusal {
   return reason === "other_user" || reason === "other_tenant" || reason === "other_client" ? "other_caller" : reason;
@@ -41,10 +44,24 @@ export async function requestStateGate(db: Db, key: Buffer, principal: McpPrinci
   const p = params as { name?: unknown; arguments?: unknown; requestState?: unknown; inputResponses?: unknown };
   // Absent, or not a string (the SDK refuses that shape itself): nothing to verify here.
   if (typeof p.requestState !== "string" || typeof p.name !== "string") return { kind: "none" };
-  const inputResponses = p.inputResponses && typeof p.inputResponses === "object" && !Array.isArray(p.inputResponses) ? (p.inputResponses as Record<string, unknown>) : undefined;
-  const checked = await checkResume(db, key, { principal, tool: p.name, argsHash: argumentsHash(p.arguments), state: p.requestState, inputResponses });
+  const inputResponses =
+    p.inputResponses && typeof p.inputResponses === "object" && !Array.isArray(p.inputResponses)
+      ? (p.inputResponses as Record<string, unknown>)
+      : undefined;
+  const checked = await checkResume(db, key, {
+    principal,
+    tool: p.name,
+    argsHash: argumentsHash(p.arguments),
+    state: p.requestState,
+    inputResponses,
+  });
   if (checked.ok) return { kind: "resume", resume: checked.resume };
   const requestId = typeof id === "string" || typeof id === "number" ? id : null;
   const reason = wireReason(checked.reason);
-  return { kind: "refused", id: requestId, reason, message: `Invalid requestState: it ${REFUSAL_TEXT[reason]}. Nothing was done; call ${p.name} again without it to start over.` };
+  return {
+    kind: "refused",
+    id: requestId,
+    reason,
+    message: `Invalid requestState: it ${REFUSAL_TEXT[reason]}. Nothing was done; call ${p.name} again without it to start over.`,
+  };
 }

@@ -5,6 +5,7 @@ import { isProduction } from "@/lib/config/app-env";
 
 export function conformanceFixturesEnabled(env: Env = process.env): boolean {
   if (readSetting(env, "MCP_CONFORMANCE_FIXTURES") !== true) return false;
-  if (isProduction(env)) throw new Error("MCP_CONFORMANCE_FIXTURES is refused with APP_ENV=production: the fixture tools are for the conformance suite only");
+  if (isProduction(env))
+    throw new Error("MCP_CONFORMANCE_FIXTURES is refused with APP_ENV=production: the fixture tools are for the conformance suite only");
   return true;
 }

@@ -19,7 +19,11 @@ async function askAndReport(rt: WorkflowRuntime, need: FieldNeed, done: (content
 function report(outcome: Awaited<ReturnType<WorkflowRuntime["askForm"]>>, done: (content: Record<string, unknown>) => string) {
   if (outcome.status === "answered") return textResult(done(outcome.content), { outcome: "completed", record: outcome.recordId });
   const action = outcome.status === "declined" ? "decline" : outcome.status === "cancelled" ? "cancel" : outcome.status;
-  return textResult(`Elicitation completed: action=${action}, content={}`, { outcome: outcome.status, record: outcome.recordId }, !["declined", "cancelled"].includes(outcome.status));
+  return textResult(
+    `Elicitation completed: action=${action}, content={}`,
+    { outcome: outcome.status, record: outcome.recordId },
+    !["declined", "cancelled"].includes(outcome.status),
+  );
 }
 
 const completed = (c: Record<string, unknown>) => `Elicitation completed: action=accept, content=${JSON.stringify(c)}`;
@@ -33,7 +37,11 @@ const simpleText = defineWorkflow({
   run: async () => textResult("This is a simple text response for testing."),
 });
 
-const userInfo = field("user_info", "Please provide your information", { type: "object", properties: { username: { type: "string", title: "Username" } }, required: ["username"] });
+const userInfo = field("user_info", "Please provide your information", {
+  type: "object",
+  properties: { username: { type: "string", title: "Username" } },
+  required: ["username"],
+});
 const elicitation = defineWorkflow({
   name: "test_elicitation",
   title: "Conformance: elicitation",
@@ -68,10 +76,26 @@ const enumsNeed = field("sep1330_enums", "Please choose", {
   type: "object",
   properties: {
     untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
-    titledSingle: { type: "string", oneOf: [{ const: "value1", title: "First Option" }, { const: "value2", title: "Second Option" }, { const: "value3", title: "Third Option" }] },
+    titledSingle: {
+      type: "string",
+      oneOf: [
+        { const: "value1", title: "First Option" },
+        { const: "value2", title: "Second Option" },
+        { const: "value3", title: "Third Option" },
+      ],
+    },
     legacyEnum: { type: "string", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
     untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
-    titledMulti: { type: "array", items: { anyOf: [{ const: "value1", title: "First Choice" }, { const: "value2", title: "Second Choice" }, { const: "value3", title: "Third Choice" }] } },
+    titledMulti: {
+      type: "array",
+      items: {
+        anyOf: [
+          { const: "value1", title: "First Choice" },
+          { const: "value2", title: "Second Choice" },
+          { const: "value3", title: "Third Choice" },
+        ],
+      },
+    },
   },
 });
 const sep1330 = defineWorkflow({
@@ -109,8 +133,16 @@ function confirmFixture(name: string): WorkflowDefinition {
 // Two needs in sequence: in 2026-07-28 each round re-runs the workflow, and the first answer comes
 // back from the sealed requestState (lib/mcp/wire-2026-07-28.ts), so round 3 completes instead of
 // asking step 1 again. In 2025-11-25 the two forms are asked within the one call.
-const step1 = field("step1", "Step 1: What is your name?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] });
-const step2 = field("step2", "Step 2: What is your favorite color?", { type: "object", properties: { color: { type: "string" } }, required: ["color"] });
+const step1 = field("step1", "Step 1: What is your name?", {
+  type: "object",
+  properties: { name: { type: "string" } },
+  required: ["name"],
+});
+const step2 = field("step2", "Step 2: What is your favorite color?", {
+  type: "object",
+  properties: { color: { type: "string" } },
+  required: ["color"],
+});
 const multiRound = defineWorkflow({
   name: "test_input_required_result_multi_round",
   title: "Conformance: two input rounds",

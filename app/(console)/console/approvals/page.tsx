@@ -13,7 +13,9 @@ export default async function ApprovalsPage() {
   return (
     <main id="main">
       <h1 className="text-2xl font-bold">Approvals</h1>
-      <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">Promotion requests and consequential workflow actions waiting for an approver. Nobody decides their own request.</p>
+      <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">
+        Promotion requests and consequential workflow actions waiting for an approver. Nobody decides their own request.
+      </p>
       {rows.length === 0 ? <p>Nothing is waiting.</p> : null}
       <ul className="grid gap-4" data-testid="approvals">
         {rows.map((a) => (

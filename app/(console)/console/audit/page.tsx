@@ -22,7 +22,17 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const rows = await listAudit(access.db, { action, actorId: actor, beforeSeq: before, limit: AUDIT_PAGE_SIZE });
   const last = rows[rows.length - 1];
   const url = { path: "/console/audit", params: { action, actor } };
-  const entries = rows.map(({ seq, ts, actorType, actorId, action, targetType, targetId, detail, hash }) => ({ seq, ts, actorType, actorId, action, targetType, targetId, detail, hash }));
+  const entries = rows.map(({ seq, ts, actorType, actorId, action, targetType, targetId, detail, hash }) => ({
+    seq,
+    ts,
+    actorType,
+    actorId,
+    action,
+    targetType,
+    targetId,
+    detail,
+    hash,
+  }));
   const canExport = hasPermission(access.operator.roles, PERMISSIONS.auditExport);
   return (
     <main id="main">
@@ -40,15 +50,40 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           ]}
         />
       </div>
-      <AuditTable rows={entries} url={url} paging={{ param: "before", current: before === undefined ? undefined : String(before), next: rows.length === AUDIT_PAGE_SIZE && last ? String(last.seq) : null, nextLabel: "Older entries" }} />
+      <AuditTable
+        rows={entries}
+        url={url}
+        paging={{
+          param: "before",
+          current: before === undefined ? undefined : String(before),
+          next: rows.length === AUDIT_PAGE_SIZE && last ? String(last.seq) : null,
+          nextLabel: "Older entries",
+        }}
+      />
       <div className="mt-8 grid gap-8 md:grid-cols-2">
         <section aria-labelledby="export-heading">
-          <h2 id="export-heading" className="text-xl font-semibold">Export evidence</h2>
-          <p className="text-sm">A tar of manifest.json (Ed25519-signed) and the data file, across all pages, streamed. Check it with <code>ctl audit verify</code> or below. The export is itself audited.</p>
+          <h2 id="export-heading" className="text-xl font-semibold">
+            Export evidence
+          </h2>
+          <p className="text-sm">
+            A tar of manifest.json (Ed25519-signed) and the data file, across all pages, streamed. Check it with{" "}
+            <code>ctl audit verify</code> or below. The export is itself audited.
+          </p>
           {canExport ? (
-            <form method="get" action="/api/console/audit/export" className="mt-2 flex flex-wrap items-end gap-3" aria-label="Export evidence">
+            <form
+              method="get"
+              action="/api/console/audit/export"
+              className="mt-2 flex flex-wrap items-end gap-3"
+              aria-label="Export evidence"
+            >
               <Field label="Format">
-                <Select name="format" options={[{ value: "ndjson", label: "NDJSON" }, { value: "csv", label: "CSV" }]} />
+                <Select
+                  name="format"
+                  options={[
+                    { value: "ndjson", label: "NDJSON" },
+                    { value: "csv", label: "CSV" },
+                  ]}
+                />
               </Field>
               <Field label="From (optional)">
                 <Input type="date" name="from" />
@@ -63,8 +98,14 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           )}
         </section>
         <section aria-labelledby="verify-heading">
-          <h2 id="verify-heading" className="text-xl font-semibold">Verify an export</h2>
-          {hasPermission(access.operator.roles, PERMISSIONS.auditVerify) ? <EvidenceVerifyForm /> : <p className="text-sm">Only auditors and admins verify evidence here.</p>}
+          <h2 id="verify-heading" className="text-xl font-semibold">
+            Verify an export
+          </h2>
+          {hasPermission(access.operator.roles, PERMISSIONS.auditVerify) ? (
+            <EvidenceVerifyForm />
+          ) : (
+            <p className="text-sm">Only auditors and admins verify evidence here.</p>
+          )}
         </section>
       </div>
     </main>

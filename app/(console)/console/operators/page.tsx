@@ -15,12 +15,20 @@ export default async function OperatorsPage() {
     <main id="main">
       <h1 className="text-2xl font-bold">Operators</h1>
       <p className="text-sm text-slate-700 dark:text-slate-300">
-        Operators and their roles come from the identity provider and are re-read on every request. Ending an operator&apos;s sessions signs out every browser they use, on the server, at once.
+        Operators and their roles come from the identity provider and are re-read on every request. Ending an operator&apos;s sessions signs
+        out every browser they use, on the server, at once.
       </p>
       <OperatorsTable
         self={access.operator.subject}
         endSessions={endSessionsFormAction}
-        rows={rows.map((o) => ({ subject: o.subject, displayName: o.displayName, disabled: o.disabledAt !== null, roles: o.roles, lastSeenAt: o.lastSeenAt, liveSessions: live.get(o.subject) ?? 0 }))}
+        rows={rows.map((o) => ({
+          subject: o.subject,
+          displayName: o.displayName,
+          disabled: o.disabledAt !== null,
+          roles: o.roles,
+          lastSeenAt: o.lastSeenAt,
+          liveSessions: live.get(o.subject) ?? 0,
+        }))}
       />
     </main>
   );

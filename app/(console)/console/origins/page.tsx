@@ -19,16 +19,30 @@ export default async function OriginsPage() {
   return (
     <main id="main">
       <h1 className="text-2xl font-bold">Origins</h1>
-      <p className="text-sm text-slate-700 dark:text-slate-300">Where URL mode may send people, and the exact redirect URIs a provider may return to. HTTPS only{dev ? " (loopback HTTP allowed in development)" : ""}; no wildcards; matched to the letter.</p>
+      <p className="text-sm text-slate-700 dark:text-slate-300">
+        Where URL mode may send people, and the exact redirect URIs a provider may return to. HTTPS only
+        {dev ? " (loopback HTTP allowed in development)" : ""}; no wildcards; matched to the letter.
+      </p>
       <OriginsTable
         rows={rows.map((o) => {
           const check = checkUrl(o.origin, { dev });
-          return { id: String(o.id), origin: o.origin, unicodeHost: check.unicodeHost, verdict: check.verdict, reasons: check.reasons.map((r) => r.detail), redirectUris: o.redirectUris, note: o.note, removedOn: o.disabledAt ? o.disabledAt.toISOString().slice(0, 10) : null };
+          return {
+            id: String(o.id),
+            origin: o.origin,
+            unicodeHost: check.unicodeHost,
+            verdict: check.verdict,
+            reasons: check.reasons.map((r) => r.detail),
+            redirectUris: o.redirectUris,
+            note: o.note,
+            removedOn: o.disabledAt ? o.disabledAt.toISOString().slice(0, 10) : null,
+          };
         })}
         disable={canManage ? disableOriginFormAction : undefined}
       />
       <section aria-labelledby="add-origin" className="mt-8">
-        <h2 id="add-origin" className="text-xl font-semibold">Add or update an origin</h2>
+        <h2 id="add-origin" className="text-xl font-semibold">
+          Add or update an origin
+        </h2>
         {canManage ? <AddOriginForm action={addOriginFormAction} /> : <p className="text-sm">Only admins manage origins.</p>}
       </section>
     </main>

@@ -42,7 +42,9 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
     <main id="main">
       <AutoRefresh seconds={10} />
       <h1 className="text-2xl font-bold">Records</h1>
-      <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">Field names, decisions and keywords only. Refreshes every 10 seconds.</p>
+      <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">
+        Field names, decisions and keywords only. Refreshes every 10 seconds.
+      </p>
       {parsed.ok ? null : <RefusedLine message={describeRefusal(parsed.fieldErrors)} />}
       <FilterBar
         url={url}
@@ -53,7 +55,15 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
           { kind: "select", name: "flow", label: "Flow", options: choices.flows, any: "Any" },
           { kind: "select", name: "client", label: "Client", options: choices.clients, any: "Any" },
           { kind: "checkbox", name: "inflight", label: "In flight only", value: "1" },
-          { kind: "select", name: "sort", label: "Sort", options: [{ value: "newest", label: "Newest first" }, { value: "oldest", label: "Oldest first" }] },
+          {
+            kind: "select",
+            name: "sort",
+            label: "Sort",
+            options: [
+              { value: "newest", label: "Newest first" },
+              { value: "oldest", label: "Oldest first" },
+            ],
+          },
         ]}
       />
       <RecordsTable

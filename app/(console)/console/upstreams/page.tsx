@@ -19,7 +19,9 @@ export default async function UpstreamsPage() {
     <main id="main">
       <h1 className="text-2xl font-bold">Upstreams</h1>
       <p className="text-sm text-slate-700 dark:text-slate-300">
-        MCP servers behind the gateway. Their tools appear to the listed tenants as <code>id__tool</code>; every elicitation they send is linted, routed, re-validated and recorded like our own. Health is this instance&apos;s last contact; outcomes come from the store (<code>not_sent</code> covers blocked and fallback).
+        MCP servers behind the gateway. Their tools appear to the listed tenants as <code>id__tool</code>; every elicitation they send is
+        linted, routed, re-validated and recorded like our own. Health is this instance&apos;s last contact; outcomes come from the store (
+        <code>not_sent</code> covers blocked and fallback).
       </p>
       <UpstreamsTable
         remove={canManage ? removeUpstreamFormAction : undefined}
@@ -43,7 +45,11 @@ export default async function UpstreamsPage() {
           };
         })}
       />
-      {canManage ? <div className="mt-4"><AddUpstreamForm action={addUpstreamFormAction} /></div> : null}
+      {canManage ? (
+        <div className="mt-4">
+          <AddUpstreamForm action={addUpstreamFormAction} />
+        </div>
+      ) : null}
     </main>
   );
 }

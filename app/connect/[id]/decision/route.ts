@@ -26,7 +26,9 @@ export const POST = sameOriginOnly("form", async (req: Request, ctx: { params: P
   }
   if (action === "decline" || action === "cancel") {
     const r = await declineConnect(db, id, who, action);
-    return r.ok ? go(`/connect/done?result=${action === "decline" ? "declined" : "cancelled"}`) : go(`/connect/problem?reason=${r.problem}`);
+    return r.ok
+      ? go(`/connect/done?result=${action === "decline" ? "declined" : "cancelled"}`)
+      : go(`/connect/problem?reason=${r.problem}`);
   }
   return new Response("unknown action", { status: 400 });
 });

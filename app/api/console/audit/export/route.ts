@@ -17,9 +17,15 @@ export const GET = sameOriginOnly("download", async (req: Request) => {
   if (!guard.ok) return refusedJson(guard);
   const raw = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ""));
   const parsed = exportRequest.safeParse(raw);
-  if (!parsed.success) return NextResponse.json({ ok: false, error: "invalid query", fieldErrors: z.flattenError(parsed.error).fieldErrors }, { status: 400 });
+  if (!parsed.success)
+    return NextResponse.json({ ok: false, error: "invalid query", fieldErrors: z.flattenError(parsed.error).fieldErrors }, { status: 400 });
   // Streamed: the first part leaves while the rest is still being read (lib/audit/export-archive.ts).
-  const { stream, startedAt } = exportArchive({ db: guard.db, ...parsed.data, signer: loadSigner(), actor: { type: "operator", id: guard.operator.subject } });
+  const { stream, startedAt } = exportArchive({
+    db: guard.db,
+    ...parsed.data,
+    signer: loadSigner(),
+    actor: { type: "operator", id: guard.operator.subject },
+  });
   const name = `audit-evidence-${startedAt.toISOString().replace(/[:.]/g, "-")}.tar`;
   return new Response(Readable.toWeb(stream) as ReadableStream, {
     headers: { "content-type": "application/x-tar", "content-disposition": `attachment; filename="${name}"`, "cache-control": "no-store" },

@@ -15,7 +15,11 @@ export const POST = sameOriginOnly("upload", async (req: Request) => {
   const res = await verifyUpload(
     guard.db,
     guard.operator.subject,
-    { contentType: req.headers.get("content-type"), contentLength: req.headers.get("content-length"), body: req.body as AsyncIterable<Uint8Array> | null },
+    {
+      contentType: req.headers.get("content-type"),
+      contentLength: req.headers.get("content-length"),
+      body: req.body as AsyncIterable<Uint8Array> | null,
+    },
     { maxBytes: verifyUploadLimit(), trustedFingerprint: loadSigner().keyFingerprint },
   );
   return NextResponse.json(res.body, { status: res.status });

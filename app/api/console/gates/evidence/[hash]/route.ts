@@ -16,6 +16,18 @@ export const GET = sameOriginOnly("download", async (_req: Request, ctx: { param
   if (!guard.ok) return refusedJson(guard);
   const row = await evidenceByHash(guard.db, hash);
   if (!row) return NextResponse.json({ ok: false, error: "no such evidence" }, { status: 404 });
-  const body = JSON.stringify({ sha256: row.hash, keyFingerprint: row.keyFingerprint, signature: row.signature, document: JSON.parse(row.document) as unknown, signedBytes: row.document });
-  return new Response(body, { headers: { "content-type": "application/json", "content-disposition": `attachment; filename="gate-evidence-${hash.slice(0, 16)}.json"`, "cache-control": "no-store" } });
+  const body = JSON.stringify({
+    sha256: row.hash,
+    keyFingerprint: row.keyFingerprint,
+    signature: row.signature,
+    document: JSON.parse(row.document) as unknown,
+    signedBytes: row.document,
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": "application/json",
+      "content-disposition": `attachment; filename="gate-evidence-${hash.slice(0, 16)}.json"`,
+      "cache-control": "no-store",
+    },
+  });
 });
