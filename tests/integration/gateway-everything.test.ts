@@ -3,31 +3,20 @@
 // beside our workflows (descriptions, schemas, annotations kept) and its form and URL elicitations
 // pass through the engine; a client of another tenant neither sees nor calls them. No answer
 // value lands in the store.
-import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { elicitationRecords } from "@/db/schema";
-import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
-import { addUpstream } from "@/lib/gateway/registry";
-import { startAppServer, type TestAppServer } from "../helpers/app-server";
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useGatewayApp } from "../helpers/gateway-app";
 import { connectClient } from "../helpers/mcp-client";
-import { createTestStore, type TestStore } from "../helpers/test-store";
 import { startEverything } from "../helpers/upstream-servers";
 
 process.env.FLOW_NEW_STAGE = "canary:100";
 process.env.ELICITATION_COOLDOWN_SECONDS = "0";
 
-let t: TestStore;
-let app: TestAppServer;
-let everything: Awaited<ReturnType<typeof startEverything>>;
-let resource: string;
-let n = 0;
+const gw = useGatewayApp({ subjectPrefix: "user-gw" });
 
 beforeAll(async () => {
-  t = await createTestStore();
-  app = await startAppServer(t.store.db);
-  resource = `${app.baseUrl}/api/mcp`;
-  everything = await startEverything();
-  await addUpstream(t.store.db, "op-admin-0001", {
+  const everything = await gw.serve(startEverything());
+  await gw.register({
     id: "everything",
     displayName: "Everything",
     url: everything.url,
@@ -36,23 +25,14 @@ beforeAll(async () => {
     urlOrigins: ["https://example.com"],
   });
 }, 60_000);
-afterAll(async () => {
-  await everything?.close();
-  await app?.close();
-  await t?.dispose();
-});
 
-async function user(tenant: string) {
-  const subject = `user-gw-${++n}-${Date.now()}`;
-  return { subject, token: await mintMcpAccessToken(createDevProvider(), { subject, tenant, ttlSeconds: 600, mcpResource: resource }) };
-}
-
-const recordsOf = (subject: string) => t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
+const user = (tenant: string) => gw.person({ tenant });
+const recordsOf = gw.recordsOf;
 
 describe("server-everything behind the gateway", () => {
   it("lists its tools namespaced for acme, with the upstream's schemas and annotations, and none for another tenant", async () => {
     const a = await user("acme");
-    const c = await connectClient(resource, a.token, { capabilities: { elicitation: { form: {}, url: {} } } });
+    const c = await connectClient(gw.resource, a.token, { capabilities: { elicitation: { form: {}, url: {} } } });
     const listed = (await c.client.listTools()).tools;
     const names = listed.map((x) => x.name);
     expect(names).toContain("generate_report");
@@ -69,7 +49,7 @@ describe("server-everything behind the gateway", () => {
     await c.close();
 
     const m = await user("globex");
-    const g = await connectClient(resource, m.token, { capabilities: { elicitation: { form: {} } } });
+    const g = await connectClient(gw.resource, m.token, { capabilities: { elicitation: { form: {} } } });
     const theirs = (await g.client.listTools()).tools.map((x) => x.name);
     expect(theirs.some((x) => x.startsWith("everything__"))).toBe(false);
     await expect(g.call("everything__echo", { message: "x" })).rejects.toThrow(/not found/);
@@ -79,7 +59,7 @@ describe("server-everything behind the gateway", () => {
   it("its form elicitation goes through the engine: the record names the upstream, no value is stored", async () => {
     const a = await user("acme");
     const canary = `canary-${Date.now()}-Zebulon`;
-    const c = await connectClient(resource, a.token, {
+    const c = await connectClient(gw.resource, a.token, {
       capabilities: { elicitation: { form: {} } },
       answer: () => ({ action: "accept", content: { name: canary } }),
     });
@@ -94,7 +74,7 @@ describe("server-everything behind the gateway", () => {
     expect(c.received).toHaveLength(1);
     // The answer was re-validated and forwarded: the upstream echoes it back in its result.
     expect(r.text).toContain(canary);
-    const dump = await t.store.db.execute(
+    const dump = await gw.db.execute(
       sql`select (select coalesce(json_agg(r)::text, '') from elicitation_records r) || (select coalesce(json_agg(e)::text, '') from elicitation_events e) || (select coalesce(json_agg(a)::text, '') from audit_log a) as all`,
     );
     expect(JSON.stringify(dump)).not.toContain(canary);
@@ -103,7 +83,7 @@ describe("server-everything behind the gateway", () => {
 
   it("its URL elicitation: allowed origin reaches a URL-capable client under our record id; the upstream's own id never does", async () => {
     const a = await user("acme");
-    const c = await connectClient(resource, a.token, {
+    const c = await connectClient(gw.resource, a.token, {
       capabilities: { elicitation: { form: {}, url: {} } },
       answer: () => ({ action: "accept" }),
     });
@@ -128,7 +108,7 @@ describe("server-everything behind the gateway", () => {
 
   it("a URL outside the upstream's allowlist is blocked and never shown", async () => {
     const a = await user("acme");
-    const c = await connectClient(resource, a.token, {
+    const c = await connectClient(gw.resource, a.token, {
       capabilities: { elicitation: { form: {}, url: {} } },
       answer: () => ({ action: "accept" }),
     });

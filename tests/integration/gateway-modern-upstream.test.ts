@@ -9,20 +9,15 @@
 // link are defended. (The other two pairings, a 2025 upstream with 2025 and 2026 clients, are in
 // gateway-hostile.test.ts and gateway-modern.test.ts.)
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { elicitationRecords, killSwitches } from "@/db/schema";
-import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
+import { beforeAll, describe, expect, it } from "vitest";
+import { killSwitches } from "@/db/schema";
 import { MAX_ASKS_PER_CALL } from "@/lib/gateway/ask-budget";
-import { addUpstream } from "@/lib/gateway/registry";
 import { healthOf } from "@/lib/gateway/upstream-health";
 import { engageKillSwitch } from "@/lib/policy/kill-switch";
-import { startAppServer, type TestAppServer } from "../helpers/app-server";
-import { connectClient } from "../helpers/mcp-client";
-import { connectV2Client } from "../helpers/mcp-client-v2";
+import { useGatewayApp } from "../helpers/gateway-app";
 import { envelope, modernPost } from "../helpers/mcp-modern-raw";
 import { form, link, startModernUpstream, text, type ModernStep, type ModernUpstream } from "../helpers/modern-upstream";
-import { createTestStore, type TestStore } from "../helpers/test-store";
-import { startHostileUpstream, type HostileUpstream } from "../helpers/upstream-servers";
+import { startHostileUpstream } from "../helpers/upstream-servers";
 
 process.env.FLOW_NEW_STAGE = "canary:100";
 process.env.ELICITATION_COOLDOWN_SECONDS = "0";
@@ -31,52 +26,47 @@ type Answer = { action: "accept" | "decline" | "cancel"; content?: Record<string
 const NICK = form("What should we call you?", { nickname: { type: "string", maxLength: 40 } }, ["nickname"]);
 const TEAM = form("And your team?", { team: { type: "string", enum: ["red", "blue"] } });
 
-let t: TestStore;
-let app: TestAppServer;
+const gw = useGatewayApp({ subjectPrefix: "user-mup" });
 let up: ModernUpstream;
-let legacy: HostileUpstream;
-let resource: string;
-let n = 0;
 
 beforeAll(async () => {
-  t = await createTestStore();
-  app = await startAppServer(t.store.db);
-  resource = `${app.baseUrl}/api/mcp`;
-  up = await startModernUpstream({
-    nickname: ({ rounds }) => (rounds.length === 0 ? { ask: { nick: NICK } } : { done: text(`nickname: ${JSON.stringify(rounds[0])}`) }),
-    // Two rounds: the second question comes only after the first answer arrived with the state.
-    twice: ({ rounds }): ModernStep =>
-      rounds.length === 0
-        ? { ask: { nick: NICK } }
-        : rounds.length === 1
-          ? { ask: { team: TEAM } }
-          : { done: text(`twice: ${JSON.stringify(rounds)}`) },
-    password: ({ rounds }) =>
-      rounds.length === 0
-        ? { ask: { pw: form("Sign in", { password: { type: "string" } }) } }
-        : { done: text(`password: ${JSON.stringify(rounds[0])}`) },
-    link: ({ rounds, args }) =>
-      rounds.length === 0
-        ? { ask: { open: link("Connect your account", String(args.note)) } }
-        : { done: text(`link: ${JSON.stringify(rounds[0])}`) },
-    flood: ({ rounds }) =>
-      rounds.length === 0
-        ? { ask: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`q${i}`, NICK])) }
-        : { done: text(`flood: ${Object.keys(rounds[0]!).length} answers`) },
-    huge: ({ rounds }) =>
-      rounds.length === 0
-        ? { ask: { big: form("x".repeat(40_000), { a: { type: "string" } }) } }
-        : { done: text(`huge: ${JSON.stringify(rounds[0])}`) },
-    // Asks forever: every retry gets a new question.
-    endless: ({ rounds }) => ({ ask: { [`r${rounds.length}`]: NICK } }),
-    protokeys: ({ rounds }) =>
-      rounds.length === 0
-        ? { ask: JSON.parse(`{"__proto__": ${JSON.stringify(NICK)}, "constructor": ${JSON.stringify(NICK)}}`) }
-        : { done: text(`protokeys: ${JSON.stringify(rounds[0])}`) },
-    plain: () => ({ done: text("plain: no questions") }),
-  });
-  legacy = await startHostileUpstream({ plain: async () => ({ content: [{ type: "text", text: "legacy plain" }] }) });
-  await addUpstream(t.store.db, "op-admin-0001", {
+  up = await gw.serve(
+    startModernUpstream({
+      nickname: ({ rounds }) => (rounds.length === 0 ? { ask: { nick: NICK } } : { done: text(`nickname: ${JSON.stringify(rounds[0])}`) }),
+      // Two rounds: the second question comes only after the first answer arrived with the state.
+      twice: ({ rounds }): ModernStep =>
+        rounds.length === 0
+          ? { ask: { nick: NICK } }
+          : rounds.length === 1
+            ? { ask: { team: TEAM } }
+            : { done: text(`twice: ${JSON.stringify(rounds)}`) },
+      password: ({ rounds }) =>
+        rounds.length === 0
+          ? { ask: { pw: form("Sign in", { password: { type: "string" } }) } }
+          : { done: text(`password: ${JSON.stringify(rounds[0])}`) },
+      link: ({ rounds, args }) =>
+        rounds.length === 0
+          ? { ask: { open: link("Connect your account", String(args.note)) } }
+          : { done: text(`link: ${JSON.stringify(rounds[0])}`) },
+      flood: ({ rounds }) =>
+        rounds.length === 0
+          ? { ask: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`q${i}`, NICK])) }
+          : { done: text(`flood: ${Object.keys(rounds[0]!).length} answers`) },
+      huge: ({ rounds }) =>
+        rounds.length === 0
+          ? { ask: { big: form("x".repeat(40_000), { a: { type: "string" } }) } }
+          : { done: text(`huge: ${JSON.stringify(rounds[0])}`) },
+      // Asks forever: every retry gets a new question.
+      endless: ({ rounds }) => ({ ask: { [`r${rounds.length}`]: NICK } }),
+      protokeys: ({ rounds }) =>
+        rounds.length === 0
+          ? { ask: JSON.parse(`{"__proto__": ${JSON.stringify(NICK)}, "constructor": ${JSON.stringify(NICK)}}`) }
+          : { done: text(`protokeys: ${JSON.stringify(rounds[0])}`) },
+      plain: () => ({ done: text("plain: no questions") }),
+    }),
+  );
+  const legacy = await gw.serve(startHostileUpstream({ plain: async () => ({ content: [{ type: "text", text: "legacy plain" }] }) }));
+  await gw.register({
     id: "modern",
     displayName: "Modern",
     url: up.url,
@@ -84,7 +74,7 @@ beforeAll(async () => {
     exposedTools: ["*"],
     urlOrigins: ["https://github.com"],
   });
-  await addUpstream(t.store.db, "op-admin-0001", {
+  await gw.register({
     id: "legacy",
     displayName: "Legacy",
     url: legacy.url,
@@ -92,16 +82,6 @@ beforeAll(async () => {
     exposedTools: ["*"],
   });
 }, 60_000);
-afterAll(async () => {
-  await up?.close();
-  await legacy?.close();
-  await app?.close();
-  await t?.dispose();
-});
-
-const subjectFor = () => `user-mup-${++n}-${Date.now()}`;
-const tokenFor = (subject: string) =>
-  mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: resource });
 
 /** A client of either revision with one answering function; `received` holds what the person saw. */
 async function client(
@@ -109,23 +89,12 @@ async function client(
   answer: (p: Record<string, unknown>) => Answer,
   modes: Record<string, unknown> = { form: {} },
 ) {
-  const subject = subjectFor();
-  const token = await tokenFor(subject);
-  const c =
-    revision === "2025-11-25"
-      ? await connectClient(resource, token, {
-          capabilities: { elicitation: modes },
-          answer: (p) => answer(p as Record<string, unknown>) as never,
-        })
-      : await connectV2Client(resource, token, {
-          mode: "pin",
-          capabilities: { elicitation: modes },
-          answer: (p) => answer(p as Record<string, unknown>) as never,
-        });
+  const { subject, token } = await gw.person();
+  const c = await gw.connect(revision, token, { capabilities: { elicitation: modes }, answer });
   return { c, subject };
 }
 
-const recordsOf = (subject: string) => t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
+const recordsOf = gw.recordsOf;
 const answersTo = (tool: string) => up.answers.filter((a) => a.tool === tool).map((a) => a.responses);
 
 describe("an upstream that speaks only 2026-07-28", () => {
@@ -176,7 +145,7 @@ describe("an upstream that speaks only 2026-07-28", () => {
         expect(r.text).toContain("did not pass the gateway's checks");
         expect((await recordsOf(subject))[0]).toMatchObject({ state: "validation_failed", upstreamId: "modern" });
         const dump = JSON.stringify(
-          await t.store.db.execute(
+          await gw.db.execute(
             sql`select (select json_agg(r)::text from elicitation_records r) || (select json_agg(e)::text from elicitation_events e) || (select coalesce(json_agg(a)::text, '') from audit_log a) as all`,
           ),
         );
@@ -219,7 +188,7 @@ describe("an upstream that speaks only 2026-07-28", () => {
 
       it("the upstream:ID kill switch blocks its input requests", async () => {
         await engageKillSwitch(
-          t.store.db,
+          gw.db,
           { type: "operator", id: "op-operator-0002" },
           { scope: "upstream:modern", reason: "drill: stop the modern upstream" },
         );
@@ -233,7 +202,7 @@ describe("an upstream that speaks only 2026-07-28", () => {
           expect(row!.routeReason).toContain("upstream:modern");
           await c.close();
         } finally {
-          await t.store.db.update(killSwitches).set({ active: false }).where(eq(killSwitches.scope, "upstream:modern"));
+          await gw.db.update(killSwitches).set({ active: false }).where(eq(killSwitches.scope, "upstream:modern"));
         }
       }, 60_000);
     });
@@ -294,9 +263,8 @@ describe("a malicious 2026-07-28 upstream", () => {
   }, 60_000);
 
   it("a 2026-07-28 client never sees the upstream's requestState (it gets the gateway's own, sealed to it)", async () => {
-    const subject = subjectFor();
-    const token = await tokenFor(subject);
-    const first = await modernPost(resource, token, {
+    const { token } = await gw.person();
+    const first = await modernPost(gw.resource, token, {
       method: "tools/call",
       params: { name: "modern__nickname", arguments: {}, _meta: envelope() },
     });
@@ -308,7 +276,7 @@ describe("a malicious 2026-07-28 upstream", () => {
     const calls = up.calls.length;
     const [needKey] = Object.keys(first.result!.inputRequests!);
     const forged = first.result!.requestState!.slice(0, -2) + (first.result!.requestState!.endsWith("AA") ? "BB" : "AA");
-    const retry = await modernPost(resource, token, {
+    const retry = await modernPost(gw.resource, token, {
       method: "tools/call",
       params: {
         name: "modern__nickname",

@@ -4,16 +4,11 @@
 // recorded, never stored), a secret-asking form is still blocked, and a retry whose parked call is
 // gone closes the record with the reason.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { elicitationRecords } from "@/db/schema";
-import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
+import { beforeAll, describe, expect, it } from "vitest";
 import { forgetParkedCalls } from "@/lib/gateway/modern-hook";
-import { addUpstream } from "@/lib/gateway/registry";
 import { elicitationEvents } from "@/db/schema";
 import { envelope, modernPost } from "../helpers/mcp-modern-raw";
-import { startAppServer, type TestAppServer } from "../helpers/app-server";
-import { connectV2Client } from "../helpers/mcp-client-v2";
-import { createTestStore, type TestStore } from "../helpers/test-store";
+import { useGatewayApp } from "../helpers/gateway-app";
 import { startEverything, startHostileUpstream, type HostileUpstream } from "../helpers/upstream-servers";
 
 process.env.FLOW_NEW_STAGE = "canary:100";
@@ -25,44 +20,39 @@ const NAME_FORM = {
   requestedSchema: { type: "object", properties: { nickname: { type: "string", maxLength: 40 } }, required: ["nickname"] },
 };
 
-let t: TestStore;
-let app: TestAppServer;
+const gw = useGatewayApp({ subjectPrefix: "user-modern" });
 let up: HostileUpstream;
-let everything: Awaited<ReturnType<typeof startEverything>>;
-let resource: string;
-let n = 0;
 
 beforeAll(async () => {
-  t = await createTestStore();
-  app = await startAppServer(t.store.db);
-  resource = `${app.baseUrl}/api/mcp`;
-  up = await startHostileUpstream({
-    nickname: async ({ elicit }) => {
-      const r = await elicit(NAME_FORM);
-      return text(`nickname: ${r.action} ${JSON.stringify(r.content ?? {})}`);
-    },
-    twice: async ({ elicit }) => {
-      const a = await elicit(NAME_FORM);
-      const b = await elicit({
-        message: "And your team?",
-        requestedSchema: { type: "object", properties: { team: { type: "string", enum: ["red", "blue"] } } },
-      });
-      return text(`twice: ${a.action} ${JSON.stringify(a.content)} ${b.action} ${JSON.stringify(b.content)}`);
-    },
-    password: async ({ elicit }) =>
-      text(
-        `password form: ${(await elicit({ message: "Sign in", requestedSchema: { type: "object", properties: { password: { type: "string" } } } })).action}`,
-      ),
-  });
-  everything = await startEverything();
-  await addUpstream(t.store.db, "op-admin-0001", {
+  up = await gw.serve(
+    startHostileUpstream({
+      nickname: async ({ elicit }) => {
+        const r = await elicit(NAME_FORM);
+        return text(`nickname: ${r.action} ${JSON.stringify(r.content ?? {})}`);
+      },
+      twice: async ({ elicit }) => {
+        const a = await elicit(NAME_FORM);
+        const b = await elicit({
+          message: "And your team?",
+          requestedSchema: { type: "object", properties: { team: { type: "string", enum: ["red", "blue"] } } },
+        });
+        return text(`twice: ${a.action} ${JSON.stringify(a.content)} ${b.action} ${JSON.stringify(b.content)}`);
+      },
+      password: async ({ elicit }) =>
+        text(
+          `password form: ${(await elicit({ message: "Sign in", requestedSchema: { type: "object", properties: { password: { type: "string" } } } })).action}`,
+        ),
+    }),
+  );
+  const everything = await gw.serve(startEverything());
+  await gw.register({
     id: "hostile",
     displayName: "Hostile",
     url: up.url,
     tenants: ["acme"],
     exposedTools: ["*"],
   });
-  await addUpstream(t.store.db, "op-admin-0001", {
+  await gw.register({
     id: "everything",
     displayName: "Everything",
     url: everything.url,
@@ -70,28 +60,16 @@ beforeAll(async () => {
     exposedTools: ["*"],
   });
 }, 60_000);
-afterAll(async () => {
-  await everything?.close();
-  await up?.close();
-  await app?.close();
-  await t?.dispose();
-});
-
 async function client(
   answer: (p: Record<string, unknown>) => { action: "accept" | "decline" | "cancel"; content?: Record<string, string> },
   tenant = "acme",
 ) {
-  const subject = `user-modern-${++n}-${Date.now()}`;
-  const token = await mintMcpAccessToken(createDevProvider(), { subject, tenant, ttlSeconds: 600, mcpResource: resource });
-  const c = await connectV2Client(resource, token, {
-    mode: "pin",
-    capabilities: { elicitation: { form: {} } },
-    answer: (p) => answer(p as Record<string, unknown>),
-  });
+  const { subject, token } = await gw.person({ tenant });
+  const c = await gw.connect("2026-07-28", token, { capabilities: { elicitation: { form: {} } }, answer });
   return { c, subject };
 }
 
-const recordsOf = (subject: string) => t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
+const recordsOf = gw.recordsOf;
 
 describe("2026-07-28 clients through the gateway", () => {
   it("lists the upstream tools of its tenant with their schemas, and none for another tenant", async () => {
@@ -159,10 +137,9 @@ describe("2026-07-28 clients through the gateway", () => {
   }, 60_000);
 
   it("a retry that finds no parked call (another instance, a restart) closes the record with the reason; a replay is refused", async () => {
-    const subject = `user-modern-raw-${Date.now()}`;
-    const token = await mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: resource });
+    const { subject, token } = await gw.person({ subject: `user-modern-raw-${Date.now()}` });
     const call = (extra: Record<string, unknown> = {}) =>
-      modernPost(resource, token, {
+      modernPost(gw.resource, token, {
         method: "tools/call",
         params: { name: "hostile__nickname", arguments: {}, _meta: envelope(), ...extra },
       });
@@ -176,7 +153,7 @@ describe("2026-07-28 clients through the gateway", () => {
     expect(JSON.stringify(retry.result)).toContain("no longer waiting");
     const [row] = await recordsOf(subject);
     expect(row).toMatchObject({ state: "failed", upstreamId: "hostile" });
-    const events = await t.store.db.select().from(elicitationEvents).where(eq(elicitationEvents.recordId, row!.id));
+    const events = await gw.db.select().from(elicitationEvents).where(eq(elicitationEvents.recordId, row!.id));
     expect(events.at(-1)!.reason).toContain("not on this instance");
     const replay = await call({ requestState: state, inputResponses: { [needKey!]: { action: "accept", content: { nickname: "Zed" } } } });
     expect(replay.error?.code).toBe(-32602);

@@ -12,13 +12,9 @@ import { createRemoteJWKSet, decodeJwt, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
-import { addUpstream } from "@/lib/gateway/registry";
 import { upstreamPool } from "@/lib/gateway/upstream-pool";
-import { startAppServer, type TestAppServer } from "../helpers/app-server";
+import { useGatewayApp } from "../helpers/gateway-app";
 import { startClientCredentialsIssuer, type CcIssuer } from "../helpers/cc-issuer";
-import { connectClient } from "../helpers/mcp-client";
-import { createTestStore, type TestStore } from "../helpers/test-store";
 
 process.env.FLOW_NEW_STAGE = "canary:100";
 // Sessions stay pooled across the clock jump below (idle eviction is tested in gateway-pool.test.ts).
@@ -29,12 +25,9 @@ process.env.UPSTREAM_SECRET_CC = SECRET;
 process.env.UPSTREAM_SECRET_CC_WRONG = WRONG;
 const CLIENT_ID = "gateway-service";
 
-let t: TestStore;
-let app: TestAppServer;
+const gw = useGatewayApp({ subjectPrefix: "user-cc" });
 let issuer: CcIssuer;
 let up: Awaited<ReturnType<typeof guardedUpstream>>;
-let resource: string;
-let n = 0;
 
 /** An SDK upstream that answers only requests bearing a valid access token from the issuer. */
 async function guardedUpstream(audience: () => string, issuerUrl: () => string) {
@@ -91,16 +84,15 @@ async function guardedUpstream(audience: () => string, issuerUrl: () => string) 
 }
 
 beforeAll(async () => {
-  t = await createTestStore();
-  app = await startAppServer(t.store.db);
-  resource = `${app.baseUrl}/api/mcp`;
   let audience = "";
-  up = await guardedUpstream(
-    () => audience,
-    () => issuer.issuer,
+  up = await gw.serve(
+    guardedUpstream(
+      () => audience,
+      () => issuer.issuer,
+    ),
   );
   audience = up.url;
-  issuer = await startClientCredentialsIssuer({ clientId: CLIENT_ID, clientSecret: SECRET, audience: up.url, ttlSeconds: 600 });
+  issuer = await gw.serve(startClientCredentialsIssuer({ clientId: CLIENT_ID, clientSecret: SECRET, audience: up.url, ttlSeconds: 600 }));
   const auth = {
     kind: "oauth_client_credentials" as const,
     issuer: issuer.issuer,
@@ -108,7 +100,7 @@ beforeAll(async () => {
     clientSecretEnv: "UPSTREAM_SECRET_CC",
     scope: "tools",
   };
-  await addUpstream(t.store.db, "op-admin-0001", {
+  await gw.register({
     id: "cc",
     displayName: "Guarded",
     url: up.url,
@@ -116,7 +108,7 @@ beforeAll(async () => {
     tenants: ["acme"],
     exposedTools: ["*"],
   });
-  await addUpstream(t.store.db, "op-admin-0001", {
+  await gw.register({
     id: "ccwrong",
     displayName: "Guarded (wrong secret)",
     url: up.url,
@@ -125,23 +117,15 @@ beforeAll(async () => {
     exposedTools: ["*"],
   });
 }, 60_000);
+// Runs before useGatewayApp's afterAll (vitest runs them in reverse), which closes the upstream, the issuer, the app and the store.
 afterAll(async () => {
   vi.useRealTimers();
   await upstreamPool().closeAll();
-  await up?.close();
-  await issuer?.close();
-  await app?.close();
-  await t?.dispose();
 });
 
 async function client() {
-  const token = await mintMcpAccessToken(createDevProvider(), {
-    subject: `user-cc-${++n}-${Date.now()}`,
-    tenant: "acme",
-    ttlSeconds: 86_400,
-    mcpResource: resource,
-  });
-  return connectClient(resource, token, { capabilities: {} });
+  const { token } = await gw.person({ ttlSeconds: 86_400 });
+  return gw.connect("2025-11-25", token, { capabilities: {} });
 }
 
 describe("client credentials at a real issuer", () => {

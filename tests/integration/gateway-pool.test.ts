@@ -17,13 +17,10 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { elicitationRecords, upstreams } from "@/db/schema";
-import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { IDENTITY_HEADER, JWKS_PATH } from "@/lib/gateway/identity-assertion";
 import { addUpstream, getUpstream, removeUpstream, updateUpstream } from "@/lib/gateway/registry";
 import { UpstreamPool, upstreamPool } from "@/lib/gateway/upstream-pool";
-import { startAppServer, type TestAppServer } from "../helpers/app-server";
-import { connectClient } from "../helpers/mcp-client";
-import { createTestStore, type TestStore } from "../helpers/test-store";
+import { useGatewayApp, type PersonOptions } from "../helpers/gateway-app";
 
 process.env.FLOW_NEW_STAGE = "canary:100";
 process.env.GATEWAY_UPSTREAM_TIMEOUT_SECONDS = "30";
@@ -115,11 +112,8 @@ async function recordingUpstream() {
   };
 }
 
-let t: TestStore;
-let app: TestAppServer;
+const gw = useGatewayApp({ subjectPrefix: "user-pool" });
 let up: Awaited<ReturnType<typeof recordingUpstream>>;
-let resource: string;
-let n = 0;
 
 const calls = () => up.seen.filter((s) => s.method === "tools/call");
 /**
@@ -135,11 +129,8 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 beforeAll(async () => {
-  t = await createTestStore();
-  app = await startAppServer(t.store.db);
-  resource = `${app.baseUrl}/api/mcp`;
-  up = await recordingUpstream();
-  await addUpstream(t.store.db, "op-admin-0001", {
+  up = await gw.serve(recordingUpstream());
+  await gw.register({
     id: "pool",
     displayName: "Pool",
     url: up.url,
@@ -147,27 +138,17 @@ beforeAll(async () => {
     exposedTools: ["*"],
   });
 }, 60_000);
+// Runs before useGatewayApp's afterAll (vitest runs them in reverse), which closes the upstream, the app and the store.
 afterAll(async () => {
   await upstreamPool().closeAll();
-  await up?.close();
-  await app?.close();
-  await t?.dispose();
 });
 beforeEach(async () => {
   await upstreamPool().closeAll();
 });
 
-async function person(opts: { subject?: string; tenant?: string; clientId?: string; answer?: (field: string) => string } = {}) {
-  const subject = opts.subject ?? `user-pool-${++n}-${Date.now()}`;
-  const token = await mintMcpAccessToken(createDevProvider(), {
-    subject,
-    tenant: opts.tenant ?? "acme",
-    ttlSeconds: 600,
-    mcpResource: resource,
-    ...(opts.clientId ? { clientId: opts.clientId } : {}),
-  });
-  const answer = opts.answer;
-  const c = await connectClient(resource, token, {
+async function person({ answer, ...who }: PersonOptions & { answer?: (field: string) => string } = {}) {
+  const { subject, token } = await gw.person(who);
+  const c = await gw.connect("2025-11-25", token, {
     capabilities: { elicitation: { form: {} } },
     answer: (req) => {
       const field = Object.keys((req as { requestedSchema: { properties: object } }).requestedSchema.properties)[0]!;
@@ -188,8 +169,8 @@ describe("reuse", () => {
     expect(new Set(mine.map((s) => s.session)).size).toBe(1);
     expect(mine[0]!.session).toMatch(/^[0-9a-f-]{36}$/);
     // Each request carries its own assertion (its own jti), all naming this person and this upstream.
-    const jwks = createRemoteJWKSet(new URL(`${app.baseUrl}${JWKS_PATH}`));
-    const verified = await Promise.all(mine.map((s) => jwtVerify(s.assertion!, jwks, { audience: "pool", issuer: app.baseUrl })));
+    const jwks = createRemoteJWKSet(new URL(`${gw.app.baseUrl}${JWKS_PATH}`));
+    const verified = await Promise.all(mine.map((s) => jwtVerify(s.assertion!, jwks, { audience: "pool", issuer: gw.app.baseUrl })));
     expect(verified.map((v) => v.payload.sub)).toEqual([subject, subject, subject]);
     expect(new Set(verified.map((v) => v.payload.jti)).size).toBe(3);
     expect(upstreamPool().stats().byUpstream.pool).toBe(1);
@@ -228,7 +209,7 @@ describe("eviction", () => {
     const { c } = await person();
     await c.call("pool__echo");
     const first = calls().at(-1)!.session;
-    await updateUpstream(t.store.db, "op-admin-0001", { id: "pool", urlOrigins: ["https://example.com"] });
+    await updateUpstream(gw.db, "op-admin-0001", { id: "pool", urlOrigins: ["https://example.com"] });
     await until(() => deletes().some((d) => d.session === first));
     await c.call("pool__echo");
     expect(calls().at(-1)!.session).not.toBe(first);
@@ -240,14 +221,14 @@ describe("eviction", () => {
     await c.call("pool__echo");
     const first = calls().at(-1)!.session;
     // No event reaches this instance's pool: only the row read at call time differs.
-    await t.store.db
+    await gw.db
       .update(upstreams)
       .set({ exposedTools: ["echo", "ask", "fail"] })
       .where(eq(upstreams.id, "pool"));
     await c.call("pool__echo");
     expect(calls().at(-1)!.session).not.toBe(first);
     await until(() => deletes().some((d) => d.session === first));
-    await t.store.db
+    await gw.db
       .update(upstreams)
       .set({ exposedTools: ["*"] })
       .where(eq(upstreams.id, "pool"));
@@ -258,12 +239,12 @@ describe("eviction", () => {
     const { c } = await person({ tenant: "globex" });
     await c.call("pool__echo");
     const session = calls().at(-1)!.session;
-    await updateUpstream(t.store.db, "op-admin-0001", { id: "pool", tenants: ["acme"] });
+    await updateUpstream(gw.db, "op-admin-0001", { id: "pool", tenants: ["acme"] });
     await until(() => deletes().some((d) => d.session === session));
     const before = calls().length;
     await expect(c.call("pool__echo")).rejects.toThrow(/not found/);
     expect(calls().length).toBe(before);
-    await updateUpstream(t.store.db, "op-admin-0001", { id: "pool", tenants: ["acme", "globex"] });
+    await updateUpstream(gw.db, "op-admin-0001", { id: "pool", tenants: ["acme", "globex"] });
     await c.close();
   }, 60_000);
 
@@ -271,11 +252,11 @@ describe("eviction", () => {
     const { c } = await person();
     await c.call("pool__echo");
     const session = calls().at(-1)!.session;
-    const row = (await getUpstream(t.store.db, "pool"))!;
-    await removeUpstream(t.store.db, "op-admin-0001", { id: "pool" });
+    const row = (await getUpstream(gw.db, "pool"))!;
+    await removeUpstream(gw.db, "op-admin-0001", { id: "pool" });
     await until(() => deletes().some((d) => d.session === session));
     expect(upstreamPool().stats().byUpstream.pool).toBeUndefined();
-    await addUpstream(t.store.db, "op-admin-0001", {
+    await addUpstream(gw.db, "op-admin-0001", {
       id: "pool",
       displayName: row.displayName,
       url: row.url,
@@ -321,7 +302,7 @@ describe("bounds", () => {
       () => ({ maxSessions: 2, idleMs: 60_000, maxAgeMs: 300_000 }),
       () => now,
     );
-    const row = (await getUpstream(t.store.db, "pool"))!;
+    const row = (await getUpstream(gw.db, "pool"))!;
     const who = (s: string) => ({ subject: s, tenant: "acme", upstreamId: "pool", clientId: "" });
     const use = async (s: string) => {
       const lease = await pool.acquire(row, who(s), {});
@@ -357,7 +338,7 @@ describe("bounds", () => {
   it("turning pooling off (maxSessions 0) stops handing out a session that is already pooled", async () => {
     let max = 4;
     const pool = new UpstreamPool(() => ({ maxSessions: max, idleMs: 60_000, maxAgeMs: 300_000 }));
-    const row = (await getUpstream(t.store.db, "pool"))!;
+    const row = (await getUpstream(gw.db, "pool"))!;
     const who = { subject: "y", tenant: "acme", upstreamId: "pool", clientId: "" };
     await (await pool.acquire(row, who, {})).release();
     expect(pool.stats().open).toBe(1);
@@ -370,7 +351,7 @@ describe("bounds", () => {
 
   it("with maxSessions 0 every call opens and closes its own session", async () => {
     const pool = new UpstreamPool(() => ({ maxSessions: 0, idleMs: 60_000, maxAgeMs: 300_000 }));
-    const row = (await getUpstream(t.store.db, "pool"))!;
+    const row = (await getUpstream(gw.db, "pool"))!;
     for (let i = 0; i < 2; i++) {
       const lease = await pool.acquire(row, { subject: "z", tenant: "acme", upstreamId: "pool", clientId: "" }, {});
       expect(lease.reused).toBe(false);
@@ -402,12 +383,12 @@ describe("concurrent calls on one pooled session", () => {
       ["bravo"],
     ]);
     // And each record names its own downstream call.
-    const rows = await t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
+    const rows = await gw.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
     const byField = Object.fromEntries(rows.map((r) => [r.fieldNames[0], r]));
     expect(byField.alpha).toMatchObject({ state: "completed", upstreamId: "pool", requestId: String(a.c.toolCallIds.at(-1)) });
     expect(byField.bravo).toMatchObject({ state: "completed", upstreamId: "pool", requestId: String(b.c.toolCallIds.at(-1)) });
     // No answer is stored anywhere in the records.
-    const dump = JSON.stringify(await t.store.db.execute(sql`select * from elicitation_records where subject = ${subject}`));
+    const dump = JSON.stringify(await gw.db.execute(sql`select * from elicitation_records where subject = ${subject}`));
     expect(dump).not.toContain("answer-for-");
     await a.c.close();
     await b.c.close();

@@ -6,72 +6,62 @@
 // blocked record (its history in the events, the link stored nowhere); a declined link, a malformed -32042 and an upstream that answers -32042 again
 // after the retry end with a plain "Not done", never a loop.
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { elicitationEvents, elicitationRecords } from "@/db/schema";
-import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
-import { addUpstream } from "@/lib/gateway/registry";
-import { startAppServer, type TestAppServer } from "../helpers/app-server";
-import { connectClient } from "../helpers/mcp-client";
-import { connectV2Client } from "../helpers/mcp-client-v2";
-import { createTestStore, type TestStore } from "../helpers/test-store";
-import { startHostileUpstream, type HostileUpstream } from "../helpers/upstream-servers";
+import { elicitationEvents } from "@/db/schema";
+import { useGatewayApp, type Answerer, type Revision } from "../helpers/gateway-app";
+import { startHostileUpstream } from "../helpers/upstream-servers";
 
 process.env.FLOW_NEW_STAGE = "canary:100";
 process.env.ELICITATION_COOLDOWN_SECONDS = "0";
 
 const text = (s: string) => ({ content: [{ type: "text" as const, text: s }] });
 
-let t: TestStore;
-let app: TestAppServer;
-let up: HostileUpstream;
-let resource: string;
-let n = 0;
+const gw = useGatewayApp({ subjectPrefix: "user-url-req" });
 // The upstream's side of its own URL flow: the person "finishes at the link" when the test says so.
 let finish: (() => Promise<void>) | undefined;
 let granted = 0;
 let linkCalls = 0;
 
 beforeAll(async () => {
-  t = await createTestStore();
-  app = await startAppServer(t.store.db);
-  resource = `${app.baseUrl}/api/mcp`;
-  up = await startHostileUpstream({
-    connect: async ({ args, complete }) => {
-      linkCalls++;
-      if (granted > 0) {
-        granted--;
-        return text("connect: connected");
-      }
-      const id = `up-link-${linkCalls}`;
-      finish = async () => {
-        granted++;
-        await complete(id);
-      };
-      throw new UrlElicitationRequiredError([
-        { mode: "url", message: "Connect your account first", url: String(args.note), elicitationId: id },
-      ]);
-    },
-    // Completes at once and still answers -32042 on the retry: the loop the spec warns of.
-    again: async ({ complete }) => {
-      setTimeout(() => void complete("up-again").catch(() => {}), 50);
-      throw new UrlElicitationRequiredError([
-        { mode: "url", message: "Again", url: "https://github.com/login/device", elicitationId: "up-again" },
-      ]);
-    },
-    malformed: async () => {
-      throw new McpError(-32042, "URL elicitation required", {
-        elicitations: Array.from({ length: 5 }, (_, i) => ({
-          mode: "url",
-          message: "m",
-          url: "https://github.com/x",
-          elicitationId: `e${i}`,
-        })),
-      });
-    },
-  });
-  await addUpstream(t.store.db, "op-admin-0001", {
+  const up = await gw.serve(
+    startHostileUpstream({
+      connect: async ({ args, complete }) => {
+        linkCalls++;
+        if (granted > 0) {
+          granted--;
+          return text("connect: connected");
+        }
+        const id = `up-link-${linkCalls}`;
+        finish = async () => {
+          granted++;
+          await complete(id);
+        };
+        throw new UrlElicitationRequiredError([
+          { mode: "url", message: "Connect your account first", url: String(args.note), elicitationId: id },
+        ]);
+      },
+      // Completes at once and still answers -32042 on the retry: the loop the spec warns of.
+      again: async ({ complete }) => {
+        setTimeout(() => void complete("up-again").catch(() => {}), 50);
+        throw new UrlElicitationRequiredError([
+          { mode: "url", message: "Again", url: "https://github.com/login/device", elicitationId: "up-again" },
+        ]);
+      },
+      malformed: async () => {
+        throw new McpError(-32042, "URL elicitation required", {
+          elicitations: Array.from({ length: 5 }, (_, i) => ({
+            mode: "url",
+            message: "m",
+            url: "https://github.com/x",
+            elicitationId: `e${i}`,
+          })),
+        });
+      },
+    }),
+  );
+  await gw.register({
     id: "linky",
     displayName: "Linky",
     url: up.url,
@@ -80,25 +70,13 @@ beforeAll(async () => {
     urlOrigins: ["https://github.com"],
   });
 }, 60_000);
-afterAll(async () => {
-  await up?.close();
-  await app?.close();
-  await t?.dispose();
-});
-
-type Answer = { action: "accept" | "decline" | "cancel" };
-async function client(revision: "2025-11-25" | "2026-07-28", answer: (p: Record<string, unknown>) => Answer | Promise<Answer>) {
-  const subject = `user-url-req-${++n}-${Date.now()}`;
-  const token = await mintMcpAccessToken(createDevProvider(), { subject, tenant: "acme", ttlSeconds: 600, mcpResource: resource });
-  const capabilities = { elicitation: { form: {}, url: {} } };
-  const c =
-    revision === "2025-11-25"
-      ? await connectClient(resource, token, { capabilities, answer: (p) => answer(p as Record<string, unknown>) as never })
-      : await connectV2Client(resource, token, { mode: "pin", capabilities, answer: (p) => answer(p as Record<string, unknown>) as never });
+async function client(revision: Revision, answer: Answerer) {
+  const { subject, token } = await gw.person();
+  const c = await gw.connect(revision, token, { capabilities: { elicitation: { form: {}, url: {} } }, answer });
   return { c, subject };
 }
 
-const recordsOf = (subject: string) => t.store.db.select().from(elicitationRecords).where(eq(elicitationRecords.subject, subject));
+const recordsOf = gw.recordsOf;
 
 for (const revision of ["2025-11-25", "2026-07-28"] as const) {
   describe(`a -32042 from the upstream, with a ${revision} client`, () => {
@@ -139,9 +117,9 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
       expect(rows).toEqual([expect.objectContaining({ mode: "url", routeDecision: "blocked", state: "not_sent", targetOrigin: null })]);
       expect(rows[0]!.routeReason).toContain("URL check");
       // Its history is written; the refused link itself is stored nowhere (records, events, audit log).
-      expect(await t.store.db.select().from(elicitationEvents).where(eq(elicitationEvents.recordId, rows[0]!.id))).not.toHaveLength(0);
+      expect(await gw.db.select().from(elicitationEvents).where(eq(elicitationEvents.recordId, rows[0]!.id))).not.toHaveLength(0);
       const dump = JSON.stringify(
-        await t.store.db.execute(
+        await gw.db.execute(
           sql`select (select json_agg(r)::text from elicitation_records r) || (select json_agg(e)::text from elicitation_events e) || (select coalesce(json_agg(a)::text, '') from audit_log a) as all`,
         ),
       );
