@@ -4,36 +4,17 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { elicitationRecords } from "@/db/schema";
 import { reconcileStaleRecords, RECONCILE_GRACE_MS } from "@/lib/elicitation/reconcile";
-import { getRecord, insertRecord, newRecordId, recordEvents } from "@/lib/elicitation/records";
+import { getRecord, insertRecord, recordEvents } from "@/lib/elicitation/records";
+import { recordDraft } from "../helpers/record-draft";
 import { createTestStore, type TestStore } from "../helpers/test-store";
 
 let t: TestStore;
 const TIMEOUT = 600_000;
 
 async function record(mode: "form" | "url", state: "sent" | "not_sent", sentMsAgo: number, expiresInMs?: number): Promise<string> {
-  const id = newRecordId();
-  await insertRecord(
-    t.store.db,
-    {
-      id,
-      mode,
-      needKind: mode === "url" ? "credential" : "field",
-      subject: "s",
-      tenantId: "acme",
-      sessionId: null,
-      clientName: "c",
-      clientVersion: "1",
-      protocolVersion: "p",
-      requestMethod: "tools/call",
-      requestId: id,
-      toolName: "t",
-      flowId: null,
-      purpose: "p",
-      routeDecision: mode,
-      routeReason: "r",
-    },
-    state,
-  );
+  const draft = recordDraft({ mode });
+  const id = draft.id;
+  await insertRecord(t.store.db, draft, state);
   const sentAt = new Date(Date.now() - sentMsAgo).toISOString();
   const expiresAt = expiresInMs === undefined ? null : new Date(Date.now() + expiresInMs).toISOString();
   await t.store.db

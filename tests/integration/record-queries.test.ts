@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertRecord, newRecordId } from "@/lib/elicitation/records";
+import { insertRecord } from "@/lib/elicitation/records";
 import { filterChoices, listRecords } from "@/lib/elicitation/record-queries";
+import { recordDraft } from "../helpers/record-draft";
 import { createTestStore, type TestStore } from "../helpers/test-store";
 
 let t: TestStore;
@@ -9,30 +10,9 @@ const ids: string[] = [];
 beforeAll(async () => {
   t = await createTestStore();
   for (let i = 0; i < 23; i++) {
-    const id = newRecordId();
-    ids.push(id);
-    await insertRecord(
-      t.store.db,
-      {
-        id,
-        mode: i % 2 ? "url" : "form",
-        needKind: "field",
-        subject: "s",
-        tenantId: "acme",
-        sessionId: null,
-        clientName: "c",
-        clientVersion: "1",
-        protocolVersion: "p",
-        requestMethod: "tools/call",
-        requestId: String(i),
-        toolName: "t",
-        flowId: null,
-        purpose: "p",
-        routeDecision: "form",
-        routeReason: "r",
-      },
-      "sent",
-    );
+    const draft = recordDraft({ mode: i % 2 ? "url" : "form", needKind: "field", requestId: String(i), routeDecision: "form" });
+    ids.push(draft.id);
+    await insertRecord(t.store.db, draft, "sent");
   }
 });
 afterAll(async () => {

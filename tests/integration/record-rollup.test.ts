@@ -13,6 +13,7 @@ import { revokeRecords } from "@/lib/elicitation/revoke";
 import { healthByGroup } from "@/lib/metrics/overview";
 import { RESUME_BUCKET_BOUNDS, percentileFromHistogram } from "@/lib/metrics/resume-buckets";
 import { rebuildRollup, rollupDrift } from "@/lib/metrics/rollup-check";
+import { recordDraft } from "../helpers/record-draft";
 import { createTestStore, type TestStore } from "../helpers/test-store";
 
 let t: TestStore;
@@ -21,28 +22,7 @@ const HOUR = 3_600_000;
 async function record(opts: { client: string; hoursAgo: number; mode?: "form" | "url" }): Promise<string> {
   const id = newRecordId();
   const mode = opts.mode ?? "form";
-  await insertRecord(
-    t.store.db,
-    {
-      id,
-      mode,
-      needKind: "field",
-      subject: `s-${id}`,
-      tenantId: "acme",
-      sessionId: null,
-      clientName: opts.client,
-      clientVersion: "1",
-      protocolVersion: "p",
-      requestMethod: "tools/call",
-      requestId: id,
-      toolName: "t",
-      flowId: null,
-      purpose: "p",
-      routeDecision: mode,
-      routeReason: "r",
-    },
-    "sent",
-  );
+  await insertRecord(t.store.db, recordDraft({ id, mode, needKind: "field", subject: `s-${id}`, clientName: opts.client }), "sent");
   const at = new Date(Date.now() - opts.hoursAgo * HOUR).toISOString();
   await t.store.db
     .update(elicitationRecords)

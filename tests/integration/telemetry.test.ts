@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/db/client";
 import { createDevProvider, mintMcpAccessToken } from "@/lib/auth/dev-idp/provider";
 import { seedDemo } from "@/lib/demo/seed";
-import { insertRecord, newRecordId, transition } from "@/lib/elicitation/records";
+import { insertRecord, transition } from "@/lib/elicitation/records";
 import { revokeRecords } from "@/lib/elicitation/revoke";
 import { createLogger } from "@/lib/log/logger";
 import { instanceMetricsText, watchPool } from "@/lib/metrics/instance-metrics";
@@ -20,6 +20,7 @@ import { createAppRoutes } from "@/lib/server/app-routes";
 import { observeRequest } from "@/lib/telemetry/http-request";
 import { startTracing, stopTracing, tracer } from "@/lib/telemetry/tracing";
 import { connectClient } from "../helpers/mcp-client";
+import { recordDraft } from "../helpers/record-draft";
 import { createTestStore, type TestStore } from "../helpers/test-store";
 
 const CANARY = "CANARY-obs-9f1e2d3c";
@@ -164,27 +165,7 @@ describe("a form elicitation, traced and counted", () => {
 describe("elicitations finished, whichever way they end", () => {
   it("counts a refusal before sending, a revocation in bulk, and a guarded transition that did not happen", async () => {
     const before = await instanceMetricsText();
-    const draft = (mode: "form" | "url") => {
-      const id = newRecordId();
-      return {
-        id,
-        mode,
-        needKind: mode === "url" ? ("credential" as const) : ("field" as const),
-        subject: "s-count",
-        tenantId: "acme",
-        sessionId: null,
-        clientName: "c",
-        clientVersion: "1",
-        protocolVersion: "p",
-        requestMethod: "tools/call",
-        requestId: id,
-        toolName: "t",
-        flowId: null,
-        purpose: "p",
-        routeDecision: mode,
-        routeReason: "r",
-      };
-    };
+    const draft = (mode: "form" | "url") => recordDraft({ mode, subject: "s-count" });
     const refused = draft("form");
     await insertRecord(t.store.db, refused, "not_sent");
     const pending = [draft("url"), draft("url"), draft("form")];
