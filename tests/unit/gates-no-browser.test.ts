@@ -1,7 +1,6 @@
 // Without Chromium the accessibility gate is a failure that says so ("could not run: no browser"),
 // never a pass; a form-only flow is not applicable whatever the browser, with its reason.
 import { describe, expect, it } from "vitest";
-import type { Flow } from "@/db/schema";
 import { accessibilityGate } from "@/lib/gates/accessibility-gate";
 import { launch } from "@/lib/gates/browser";
 import type { GateContext } from "@/lib/gates/context";
@@ -9,50 +8,18 @@ import { recoveryGate } from "@/lib/gates/recovery-gate";
 import { gatePassed } from "@/lib/gates/types";
 import { generateReport } from "@/lib/workflows/generate-report";
 import { listRepositories } from "@/lib/workflows/list-repositories";
+import { gateContext, unreachableTarget } from "../helpers/gate-context";
 
-const flow = (workflow: string): Flow =>
-  ({
-    id: `${workflow}:visual-studio-code`,
-    workflow,
-    profileId: "visual-studio-code",
-    serverVersion: "0.1.0",
-    stage: "promoted",
-    canaryPercent: 0,
-    fingerprint: "fp",
-    fingerprintInputs: {},
-    retestRequired: false,
-    setupUrl: null,
-    createdAt: new Date(),
-    updatedAt: new Date(),
-  }) as Flow;
-
-function ctx(workflow: typeof listRepositories): GateContext {
-  return {
-    flow: flow(workflow.name),
-    workflow,
+// A profile that declares both form and URL mode.
+const ctx = (workflow: GateContext["workflow"]): GateContext =>
+  gateContext(workflow, {
     profile: {
       profileId: "visual-studio-code",
       source: "profile-default",
       variants: [{ name: "Visual Studio Code", version: "1.106.2", revision: "2025-11-25", elicitation: { form: {}, url: {} } }],
     },
-    target: {
-      baseUrl: "http://localhost:9",
-      mcpUrl: "http://localhost:9/api/mcp",
-      chromiumPath: "/nonexistent/chromium",
-      formTimeoutSeconds: 600,
-      timeoutBudgetSeconds: 60,
-    },
-    tokens: {
-      kind: "given",
-      fresh: async () => ({ token: "t", subject: "s" }),
-      forAccount: async () => "t",
-      user: null,
-      other: null,
-      noUser: "no user",
-    },
-    runId: "r",
-  };
-}
+    target: unreachableTarget({ baseUrl: "http://localhost:9", mcpUrl: "http://localhost:9/api/mcp" }),
+  });
 
 describe("gates without a browser", () => {
   it("launch says could not run: no browser", async () => {

@@ -5,7 +5,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Flow } from "@/db/schema";
 import { launch } from "@/lib/gates/browser";
 import { placeOutcome, searchForCanary } from "@/lib/gates/canary-search";
 import type { GateContext } from "@/lib/gates/context";
@@ -17,54 +16,20 @@ import { gatePassed } from "@/lib/gates/types";
 import { accessibilityGate } from "@/lib/gates/accessibility-gate";
 import { generateReport } from "@/lib/workflows/generate-report";
 import { purgeReportCache } from "@/lib/workflows/purge-report-cache";
+import { gateContext, unreachableTarget } from "../helpers/gate-context";
 
-const flow = (workflow: string): Flow =>
-  ({
-    id: `${workflow}:claude-code`,
-    workflow,
-    profileId: "claude-code",
-    serverVersion: "0.1.0",
-    stage: "promoted",
-    canaryPercent: 0,
-    fingerprint: "fp",
-    fingerprintInputs: {},
-    retestRequired: false,
-    setupUrl: null,
-    createdAt: new Date(),
-    updatedAt: new Date(),
-  }) as Flow;
-const target = (over: Partial<GateTarget> = {}): GateTarget => ({
-  baseUrl: "http://127.0.0.1:9",
-  mcpUrl: "http://127.0.0.1:9/api/mcp",
-  chromiumPath: "/nonexistent/chromium",
-  formTimeoutSeconds: 600,
-  timeoutBudgetSeconds: 60,
-  ...over,
-});
-
-function ctx(workflow: typeof generateReport, over: Partial<GateTarget> = {}): GateContext {
-  return {
-    flow: flow(workflow.name),
-    workflow,
+const ctx = (workflow: GateContext["workflow"], over: Partial<GateTarget> = {}): GateContext =>
+  gateContext(workflow, {
     profile: {
       profileId: "claude-code",
       source: "profile-default",
       variants: [{ name: "claude-code", version: "2.0.37", revision: "2025-11-25", elicitation: {} }],
     },
-    target: target(over),
-    tokens: {
-      kind: "given",
-      fresh: async () => {
-        throw new Error("no network in this test");
-      },
-      forAccount: async () => "t",
-      user: null,
-      other: null,
-      noUser: "no user",
+    target: unreachableTarget(over),
+    fresh: async () => {
+      throw new Error("no network in this test");
     },
-    runId: "r",
-  };
-}
+  });
 
 describe("approval flows without a second operator", () => {
   it("recovery could not run and says how to give one; accessibility is not applicable with its reason", async () => {
@@ -126,7 +91,10 @@ describe("places the privacy gate searches", () => {
 
   const outcomes = async (over: Partial<GateTarget>) =>
     Object.fromEntries(
-      (await searchForCanary(target({ baseUrl: base, ...over }), "GATECANARYx", "op")).map((p) => [p.place.split(" ")[0], placeOutcome(p)]),
+      (await searchForCanary(unreachableTarget({ baseUrl: base, ...over }), "GATECANARYx", "op")).map((p) => [
+        p.place.split(" ")[0],
+        placeOutcome(p),
+      ]),
     );
 
   it("no store, no log file, traces sent to a collector: each could not run, none passes", async () => {
