@@ -64,6 +64,15 @@ export type Script = (ctx: {
   complete(elicitationId: string): Promise<void>;
 }) => Promise<CallToolResult>;
 
+/** A tool result of one text block: what the scripts return. */
+export const text = (s: string): CallToolResult => ({ content: [{ type: "text", text: s }] });
+
+/** A harmless form the scripts ask with: one required nickname. */
+export const NAME_FORM = {
+  message: "What should we call you?",
+  requestedSchema: { type: "object", properties: { nickname: { type: "string", maxLength: 40 } }, required: ["nickname"] },
+};
+
 export interface HostileUpstream extends RunningUpstream {
   /** Every elicitation result that came back from the gateway, by tool. */
   results: Array<{ tool: string; result: ElicitResult }>;

@@ -14,18 +14,12 @@ import { elicitationEvents, killSwitches } from "@/db/schema";
 import { IDENTITY_HEADER, JWKS_PATH } from "@/lib/gateway/identity-assertion";
 import { engageKillSwitch } from "@/lib/policy/kill-switch";
 import { useGatewayApp, type Answerer } from "../helpers/gateway-app";
-import { startHostileUpstream, type HostileUpstream } from "../helpers/upstream-servers";
+import { NAME_FORM, text, startHostileUpstream, type HostileUpstream } from "../helpers/upstream-servers";
 
 process.env.FLOW_NEW_STAGE = "canary:100";
 process.env.ELICITATION_COOLDOWN_SECONDS = "300";
 process.env.GATEWAY_UPSTREAM_TIMEOUT_SECONDS = "1";
 process.env.UPSTREAM_SECRET_HOSTILE = "gateway-own-secret-for-hostile";
-
-const text = (s: string) => ({ content: [{ type: "text" as const, text: s }] });
-const NAME_FORM = {
-  message: "What should we call you?",
-  requestedSchema: { type: "object", properties: { nickname: { type: "string", maxLength: 40 } }, required: ["nickname"] },
-};
 
 const gw = useGatewayApp({ subjectPrefix: "user-hostile" });
 let up: HostileUpstream;

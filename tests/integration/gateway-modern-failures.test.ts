@@ -11,19 +11,13 @@ import { healthOf } from "@/lib/gateway/upstream-health";
 import { engageKillSwitch } from "@/lib/policy/kill-switch";
 import { useGatewayApp, type Answerer } from "../helpers/gateway-app";
 import { envelope, modernPost } from "../helpers/mcp-modern-raw";
-import { startHostileUpstream, type HostileUpstream } from "../helpers/upstream-servers";
+import { NAME_FORM, text, startHostileUpstream, type HostileUpstream } from "../helpers/upstream-servers";
 
 process.env.FLOW_NEW_STAGE = "canary:100";
 process.env.ELICITATION_COOLDOWN_SECONDS = "0";
 process.env.GATEWAY_UPSTREAM_TIMEOUT_SECONDS = "1";
 // A client that never comes back is given up on after this long (the parked call's form timeout).
 process.env.ELICITATION_TIMEOUT_SECONDS = "3";
-
-const text = (s: string) => ({ content: [{ type: "text" as const, text: s }] });
-const NAME_FORM = {
-  message: "What should we call you?",
-  requestedSchema: { type: "object", properties: { nickname: { type: "string", maxLength: 40 } }, required: ["nickname"] },
-};
 
 const gw = useGatewayApp({ subjectPrefix: "user-mfail" });
 let up: HostileUpstream;

@@ -9,16 +9,10 @@ import { forgetParkedCalls } from "@/lib/gateway/modern-hook";
 import { elicitationEvents } from "@/db/schema";
 import { envelope, modernPost } from "../helpers/mcp-modern-raw";
 import { useGatewayApp } from "../helpers/gateway-app";
-import { startEverything, startHostileUpstream, type HostileUpstream } from "../helpers/upstream-servers";
+import { NAME_FORM, text, startEverything, startHostileUpstream, type HostileUpstream } from "../helpers/upstream-servers";
 
 process.env.FLOW_NEW_STAGE = "canary:100";
 process.env.ELICITATION_COOLDOWN_SECONDS = "0";
-
-const text = (s: string) => ({ content: [{ type: "text" as const, text: s }] });
-const NAME_FORM = {
-  message: "What should we call you?",
-  requestedSchema: { type: "object", properties: { nickname: { type: "string", maxLength: 40 } }, required: ["nickname"] },
-};
 
 const gw = useGatewayApp({ subjectPrefix: "user-modern" });
 let up: HostileUpstream;

@@ -15,7 +15,7 @@ import { MAX_UPSTREAM_TOOLS } from "@/lib/gateway/tool-list-bounds";
 import { healthOf } from "@/lib/gateway/upstream-health";
 import { useGatewayApp, type Answerer, type Revision } from "../helpers/gateway-app";
 import { link, startModernUpstream, text as modernText } from "../helpers/modern-upstream";
-import { startHostileUpstream, type HostileUpstream } from "../helpers/upstream-servers";
+import { NAME_FORM, text, startHostileUpstream, type HostileUpstream } from "../helpers/upstream-servers";
 
 process.env.FLOW_NEW_STAGE = "canary:100";
 process.env.ELICITATION_COOLDOWN_SECONDS = "300";
@@ -26,11 +26,6 @@ const PHISH =
 const BARE = "Security check: continue at accounts.google.com.phish.test/signin before opening the page";
 const GOOD_URL = "https://github.com/login/device";
 const LONG = `Please open the page. ${"a".repeat(5000)}`;
-const text = (s: string) => ({ content: [{ type: "text" as const, text: s }] });
-const NAME_FORM = {
-  message: "What should we call you?",
-  requestedSchema: { type: "object", properties: { nickname: { type: "string", maxLength: 40 } }, required: ["nickname"] },
-};
 
 const gw = useGatewayApp({ subjectPrefix: "user-rt" });
 let evil: HostileUpstream;

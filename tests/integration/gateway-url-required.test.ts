@@ -11,12 +11,10 @@ import { UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js"
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { elicitationEvents } from "@/db/schema";
 import { useGatewayApp, type Answerer, type Revision } from "../helpers/gateway-app";
-import { startHostileUpstream } from "../helpers/upstream-servers";
+import { text, startHostileUpstream } from "../helpers/upstream-servers";
 
 process.env.FLOW_NEW_STAGE = "canary:100";
 process.env.ELICITATION_COOLDOWN_SECONDS = "0";
-
-const text = (s: string) => ({ content: [{ type: "text" as const, text: s }] });
 
 const gw = useGatewayApp({ subjectPrefix: "user-url-req" });
 // The upstream's side of its own URL flow: the person "finishes at the link" when the test says so.
