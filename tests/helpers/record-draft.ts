@@ -1,6 +1,6 @@
-// A record draft for the tests that write elicitation records straight into the store (the rollup,
-// reconciliation, telemetry, record queries) instead of through the engine: every column the test
-// does not look at gets a placeholder, so each test names only what it asserts on.
+// A record draft for the tests that write elicitation records straight into the store instead of
+// through the engine (rollup, reconciliation, telemetry, record queries, revocation, promotion):
+// every column the test does not look at gets a placeholder, so each test names only what it needs.
 import { newRecordId, type RecordDraft } from "@/lib/elicitation/records";
 
 /**

@@ -6,7 +6,7 @@ import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { approvals, auditLog, elicitationRecords, flows } from "@/db/schema";
 import { decideApproval } from "@/lib/approvals/decide";
-import { getRecord, insertRecord, newRecordId } from "@/lib/elicitation/records";
+import { getRecord, insertRecord } from "@/lib/elicitation/records";
 import { removeClientProfile, setClientProfile } from "@/lib/policy/client-profiles";
 import { engageKillSwitch, releaseKillSwitch } from "@/lib/policy/kill-switch";
 import { killSwitchImpact } from "@/lib/policy/kill-switch-impact";
@@ -14,6 +14,7 @@ import { requestPromotion, rollbackFlow, setCanary } from "@/lib/policy/promotio
 import { issuerSignedToken } from "../helpers/issuer-token";
 import { useMcpApp } from "../helpers/mcp-app";
 import { connectClient } from "../helpers/mcp-client";
+import { recordDraft } from "../helpers/record-draft";
 
 const mcp = useMcpApp({ records: 10, appUrl: "server" });
 let n = 0;
@@ -244,30 +245,19 @@ describe("the fingerprint is built from trusted inputs only", () => {
 describe("the workflow:NAME kill switch", () => {
   it("blocks every client's flow of the workflow, revokes their unfinished URL handles, and leaves other workflows alone", async () => {
     const pending = async (flowId: string, tool: string) => {
-      const id = newRecordId();
-      await insertRecord(
-        mcp.db,
-        {
-          id,
-          mode: "url",
-          needKind: "grant",
-          subject: subject(),
-          tenantId: "acme",
-          sessionId: null,
-          clientName: "anything",
-          clientVersion: "1",
-          protocolVersion: "2025-11-25",
-          requestMethod: "tools/call",
-          requestId: "1",
-          toolName: tool,
-          flowId,
-          purpose: "p",
-          routeDecision: "url",
-          routeReason: "r",
-          expiresAt: new Date(Date.now() + 60_000),
-        },
-        "sent",
-      );
+      const draft = recordDraft({
+        mode: "url",
+        needKind: "grant",
+        subject: subject(),
+        clientName: "anything",
+        protocolVersion: "2025-11-25",
+        requestId: "1",
+        toolName: tool,
+        flowId,
+        expiresAt: new Date(Date.now() + 60_000),
+      });
+      const id = draft.id;
+      await insertRecord(mcp.db, draft, "sent");
       return id;
     };
     const inScope = [

@@ -5,10 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { flows } from "@/db/schema";
 import { ApprovalError, decideApproval } from "@/lib/approvals/decide";
 import { seedDemo } from "@/lib/demo/seed";
-import { getRecord, insertRecord, newRecordId } from "@/lib/elicitation/records";
+import { getRecord, insertRecord } from "@/lib/elicitation/records";
 import { GATES, gateStatus, type Gate } from "@/lib/policy/gates";
 import { applyPromotion, PromotionError, requestPromotion, rollbackFlow, updateFingerprint } from "@/lib/policy/promotion";
 import { recordGateEvidence } from "../helpers/gate-evidence";
+import { recordDraft } from "../helpers/record-draft";
 import { createTestStore, type TestStore } from "../helpers/test-store";
 
 let t: TestStore;
@@ -59,30 +60,19 @@ describe("canary promotion", () => {
   });
 
   it("rollback blocks the flow and revokes its unfinished handles", async () => {
-    const id = newRecordId();
-    await insertRecord(
-      t.store.db,
-      {
-        id,
-        mode: "url",
-        needKind: "grant",
-        subject: "user-alice-1001",
-        tenantId: "acme",
-        sessionId: null,
-        clientName: "Visual Studio Code",
-        clientVersion: "1",
-        protocolVersion: "2025-11-25",
-        requestMethod: "tools/call",
-        requestId: "1",
-        toolName: "list_repositories",
-        flowId: FLOW,
-        purpose: "p",
-        routeDecision: "url",
-        routeReason: "r",
-        expiresAt: new Date(Date.now() + 60_000),
-      },
-      "sent",
-    );
+    const draft = recordDraft({
+      mode: "url",
+      needKind: "grant",
+      subject: "user-alice-1001",
+      clientName: "Visual Studio Code",
+      protocolVersion: "2025-11-25",
+      requestId: "1",
+      toolName: "list_repositories",
+      flowId: FLOW,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const id = draft.id;
+    await insertRecord(t.store.db, draft, "sent");
     const r = await rollbackFlow(t.store.db, RELEASER, FLOW, "incident");
     expect(r.revoked).toBe(1);
     expect(await getRecord(t.store.db, id)).toMatchObject({ state: "revoked" });

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "@/db/schema";
 import { verifyStoredChain } from "@/lib/audit/chain-verify";
 import { seedDemo } from "@/lib/demo/seed";
-import { insertRecord, newRecordId, getRecord } from "@/lib/elicitation/records";
+import { insertRecord, getRecord } from "@/lib/elicitation/records";
 import { AUDIT_BATCH_IDS, PER_RECORD_AUDIT_MAX, revocationAudit, revokeRecords } from "@/lib/elicitation/revoke";
+import { recordDraft } from "../helpers/record-draft";
 import { createTestStore, type TestStore } from "../helpers/test-store";
 
 let t: TestStore;
@@ -21,30 +22,18 @@ afterAll(() => t.dispose());
 async function pending(n: number, flowId: string): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const id = newRecordId();
-    await insertRecord(
-      t.store.db,
-      {
-        id,
-        mode: "url",
-        needKind: "grant",
-        subject: `rev-${i}`,
-        tenantId: "acme",
-        sessionId: null,
-        clientName: "c",
-        clientVersion: "1",
-        protocolVersion: "2025-11-25",
-        requestMethod: "tools/call",
-        requestId: String(i),
-        toolName: "list_repositories",
-        flowId,
-        purpose: "p",
-        routeDecision: "url",
-        routeReason: "r",
-        expiresAt: new Date(Date.now() + 60_000),
-      },
-      "sent",
-    );
+    const draft = recordDraft({
+      mode: "url",
+      needKind: "grant",
+      subject: `rev-${i}`,
+      protocolVersion: "2025-11-25",
+      requestId: String(i),
+      toolName: "list_repositories",
+      flowId,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const id = draft.id;
+    await insertRecord(t.store.db, draft, "sent");
     ids.push(id);
   }
   return ids;

@@ -10,6 +10,7 @@ import { CLIENT_DISCONNECTED } from "@/lib/elicitation/wire";
 import { dailyVolume, healthByGroup } from "@/lib/metrics/overview";
 import { prometheusText } from "@/lib/metrics/prometheus";
 import { rebuildRollup, rollupDrift } from "@/lib/metrics/rollup-check";
+import { recordDraft } from "../helpers/record-draft";
 import { createTestStore, type TestStore } from "../helpers/test-store";
 
 let t: TestStore;
@@ -18,28 +19,7 @@ const MODERN = "2026-07-28";
 
 async function make(revision: string, end: "person_cancelled" | "client_disconnected" | "timed_out" | "completed") {
   const id = newRecordId();
-  await insertRecord(
-    t.store.db,
-    {
-      id,
-      mode: "form",
-      needKind: "field",
-      subject: `s-${id}`,
-      tenantId: "acme",
-      sessionId: null,
-      clientName: "C",
-      clientVersion: "1",
-      protocolVersion: revision,
-      requestMethod: "tools/call",
-      requestId: id,
-      toolName: "t",
-      flowId: null,
-      purpose: "p",
-      routeDecision: "form",
-      routeReason: "r",
-    },
-    "sent",
-  );
+  await insertRecord(t.store.db, recordDraft({ id, subject: `s-${id}`, clientName: "C", protocolVersion: revision }), "sent");
   if (end === "person_cancelled")
     await transition(t.store.db, id, {
       move: "answer",
