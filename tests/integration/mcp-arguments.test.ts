@@ -2,11 +2,12 @@
 // its form fields as optional arguments, checked by the same schema, linter, credential scan and
 // domain rules as a form; a pending connect record is offered as an openable link to a client
 // without URL mode; and the result texts agree with the cool-down. In both eras.
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { downstreamConnections, elicitationRecords, vaultSecrets } from "@/db/schema";
+import { elicitationRecords } from "@/db/schema";
 import { engageKillSwitch, releaseKillSwitch } from "@/lib/policy/kill-switch";
 import { useMcpApp } from "../helpers/mcp-app";
+import { forgetConnection } from "../helpers/url-mode-reset";
 import { connectClient } from "../helpers/mcp-client";
 import { connectV2Client } from "../helpers/mcp-client-v2";
 import { callTool } from "../helpers/mcp-modern-raw";
@@ -183,12 +184,7 @@ describe("prototype keys in arguments (2026-07-28, hand-built)", () => {
 describe("a pending connect record and a client without URL mode", () => {
   it("gets the same record's link to open, in plain words; no new record", async () => {
     const alice = { subject: "user-alice-1001", tenant: "acme" };
-    await mcp.db.delete(vaultSecrets);
-    await mcp.db.delete(downstreamConnections).where(eq(downstreamConnections.subject, alice.subject));
-    await mcp.db
-      .update(elicitationRecords)
-      .set({ state: "expired" })
-      .where(and(eq(elicitationRecords.subject, alice.subject), eq(elicitationRecords.mode, "url")));
+    await forgetConnection(mcp.db, alice.subject);
     const u = await user(alice.tenant, alice.subject);
     const withUrl = await connectClient(mcp.resource, u.token, {
       capabilities: { elicitation: { url: {} } },

@@ -5,11 +5,12 @@
 // them all: the records, outcomes and texts are the same; only protocol_version differs.
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { downstreamConnections, elicitationRecords, vaultSecrets } from "@/db/schema";
+import { elicitationRecords } from "@/db/schema";
 import { completeCallback, continueConnect } from "@/lib/connect/flow";
 import { getRecord } from "@/lib/elicitation/records";
 import { clientCompatibility } from "@/lib/metrics/clients";
 import { useMcpApp } from "../helpers/mcp-app";
+import { forgetConnection, grantCount } from "../helpers/url-mode-reset";
 import { connectClient } from "../helpers/mcp-client";
 import { connectV2Client } from "../helpers/mcp-client-v2";
 import { loginAtProvider } from "../helpers/provider-login";
@@ -131,16 +132,8 @@ describe.each(KINDS)("form mode, %s client", (kind, protocolVersion) => {
 
 // URL mode: the demo provider knows alice; each case starts with her connection removed.
 const ALICE = { subject: "user-alice-1001", tenant: "acme" };
-async function resetAlice() {
-  await mcp.db.delete(vaultSecrets);
-  await mcp.db.delete(downstreamConnections).where(eq(downstreamConnections.subject, ALICE.subject));
-  await mcp.db
-    .update(elicitationRecords)
-    .set({ state: "expired" })
-    .where(and(eq(elicitationRecords.subject, ALICE.subject), eq(elicitationRecords.mode, "url")));
-}
-const grants = async () =>
-  (await mcp.db.select().from(downstreamConnections).where(eq(downstreamConnections.subject, ALICE.subject))).length;
+const resetAlice = () => forgetConnection(mcp.db, ALICE.subject);
+const grants = () => grantCount(mcp.db, ALICE.subject);
 
 /** What the person does in the browser: the connect page's Continue, the provider's sign-in, the callback. */
 async function browserConnect(connectUrl: string) {

@@ -3,13 +3,14 @@
 // refused with a clear error and an audit entry, and never creates a second record or a grant.
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { auditLog, downstreamConnections, elicitationRecords, vaultSecrets } from "@/db/schema";
+import { auditLog, elicitationRecords } from "@/db/schema";
 import { completeCallback, continueConnect } from "@/lib/connect/flow";
 import { engineConfig } from "@/lib/elicitation/config";
 import { reconcileStaleRecords, RECONCILE_GRACE_MS } from "@/lib/elicitation/reconcile";
 import { getRecord, recordEvents } from "@/lib/elicitation/records";
 import { rollupDrift } from "@/lib/metrics/rollup-check";
 import { useMcpApp } from "../helpers/mcp-app";
+import { forgetConnection, grantCount } from "../helpers/url-mode-reset";
 import { callTool, type RawAnswer } from "../helpers/mcp-modern-raw";
 import { loginAtProvider } from "../helpers/provider-login";
 
@@ -271,16 +272,8 @@ describe("answers in inputResponses are validated exactly as today", () => {
 
 describe("URL mode: the retry finds the grant; a state never creates a second grant", () => {
   const ALICE = { subject: "user-alice-1001", tenant: "acme" };
-  async function reset() {
-    await mcp.db.delete(vaultSecrets);
-    await mcp.db.delete(downstreamConnections).where(eq(downstreamConnections.subject, ALICE.subject));
-    await mcp.db
-      .update(elicitationRecords)
-      .set({ state: "expired" })
-      .where(and(eq(elicitationRecords.subject, ALICE.subject), eq(elicitationRecords.mode, "url")));
-  }
-  const grants = async () =>
-    (await mcp.db.select().from(downstreamConnections).where(eq(downstreamConnections.subject, ALICE.subject))).length;
+  const reset = () => forgetConnection(mcp.db, ALICE.subject);
+  const grants = () => grantCount(mcp.db, ALICE.subject);
 
   it("input request for the connect page; completes after the browser flow; reused state writes nothing", async () => {
     await reset();

@@ -8,6 +8,7 @@ import { completeCallback, connectView, continueConnect, declineConnect, restart
 import { getRecord } from "@/lib/elicitation/records";
 import { engageKillSwitch } from "@/lib/policy/kill-switch";
 import { useMcpApp } from "../helpers/mcp-app";
+import { forgetConnection } from "../helpers/url-mode-reset";
 import { connectClient, type TestClient } from "../helpers/mcp-client";
 import { loginAtProvider } from "../helpers/provider-login";
 
@@ -21,14 +22,7 @@ async function user(subject = "user-alice-1001", tenant = "acme") {
   return { subject, tenant, token, browser: { sub: subject, tenant } };
 }
 
-async function reset(subject: string) {
-  await mcp.db.delete(vaultSecrets);
-  await mcp.db.delete(downstreamConnections).where(eq(downstreamConnections.subject, subject));
-  await mcp.db
-    .update(elicitationRecords)
-    .set({ state: "expired" })
-    .where(and(eq(elicitationRecords.subject, subject), eq(elicitationRecords.mode, "url")));
-}
+const reset = (subject: string) => forgetConnection(mcp.db, subject);
 
 async function urlClient(token: string, answer: "accept" | "decline" | "cancel" = "accept"): Promise<TestClient> {
   return connectClient(mcp.resource, token, {
