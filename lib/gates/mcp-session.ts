@@ -30,11 +30,34 @@ export interface CallResult {
   isError: boolean;
 }
 
+export interface ListedTool {
+  name: string;
+  inputSchema: unknown;
+}
+
+/** Every page of tools/list, through whichever SDK client the variant uses. */
+async function allTools(
+  list: (cursor?: string) => Promise<{ tools: Array<{ name: string; inputSchema: unknown }>; nextCursor?: string }>,
+): Promise<ListedTool[]> {
+  const out: ListedTool[] = [];
+  let cursor: string | undefined;
+  // Bounded: a target that pages forever is not listed forever.
+  for (let page = 0; page < 50; page++) {
+    const r = await list(cursor);
+    out.push(...r.tools.map((t) => ({ name: t.name, inputSchema: t.inputSchema })));
+    if (!r.nextCursor) break;
+    cursor = r.nextCursor;
+  }
+  return out;
+}
+
 export interface GateSession {
   received: Elicited[];
   toolCallIds: Array<string | number>;
   /** `timeoutMs`: how long the client waits for this call (default 30 s; the timeout check waits longer). */
   call(name: string, args?: Record<string, unknown>, timeoutMs?: number): Promise<CallResult>;
+  /** The tools the target lists to this client (names and input schemas), every page. */
+  listTools(): Promise<ListedTool[]>;
   /** The client goes away mid-call: ends its session (DELETE where the revision has one) and closes. */
   abandon(): Promise<void>;
   close(): Promise<void>;
@@ -91,6 +114,7 @@ export async function openSession(
       toolCallIds,
       call: async (name, args = {}, timeoutMs = CALL_TIMEOUT_MS) =>
         toResult(await client.callTool({ name, arguments: args }, { timeout: timeoutMs })),
+      listTools: () => allTools((cursor) => client.listTools(cursor ? { cursor } : {})),
       abandon: () => client.close(),
       close: () => client.close(),
     };
@@ -115,6 +139,7 @@ export async function openSession(
     toolCallIds,
     call: async (name, args = {}, timeoutMs = CALL_TIMEOUT_MS) =>
       toResult(await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })),
+    listTools: () => allTools((cursor) => client.listTools(cursor ? { cursor } : {})),
     abandon: async () => {
       await transport.terminateSession().catch(() => {});
       await client.close();
