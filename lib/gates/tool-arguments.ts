@@ -89,17 +89,21 @@ function objectFor(schema: Schema, path: string, depth: number, canary: string |
   const props = isSchema(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === "string") : [];
   const out: Record<string, unknown> = {};
+  // Keys come from the upstream: "__proto__" or "constructor" must be own data properties, never
+  // the prototype (an assignment would drop the argument, a lookup would find Object's own).
+  const put = (key: string, value: unknown) =>
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   for (const key of required) {
-    if (!(key in props)) throw new UnsatisfiableSchema(`${path}.${key}: required but not described`);
-    out[key] = valueFor(props[key], `${path}.${key}`, depth, canary, planted);
+    if (!Object.hasOwn(props, key)) throw new UnsatisfiableSchema(`${path}.${key}: required but not described`);
+    put(key, valueFor(props[key], `${path}.${key}`, depth, canary, planted));
   }
   // Optional free-text properties carry the canary too: more places for a value to leak from.
   if (canary)
     for (const [key, def] of Object.entries(props))
-      if (!(key in out) && isSchema(def) && freeText(def)) {
+      if (!Object.hasOwn(out, key) && isSchema(def) && freeText(def)) {
         const max = typeof def.maxLength === "number" ? def.maxLength : Infinity;
         if (canary.length <= max) {
-          out[key] = canary;
+          put(key, canary);
           planted.push(`${path}.${key}`);
         }
       }

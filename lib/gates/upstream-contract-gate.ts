@@ -54,7 +54,12 @@ export function routedAsDeclared(call: UpstreamCallSeen, exposedName: string): s
   expectThat(got("form") === shown("form"), `the client was shown ${got("form")} form(s), the records route ${shown("form")} as forms`);
   expectThat(got("url") === shown("url"), `the client was shown ${got("url")} link(s), the records route ${shown("url")} as links`);
   if (records.length === 0) return "the upstream sent no elicitation during this call";
-  const routes = records.map((r) => `${r.mode}->${r.routeDecision}`).join(", ");
+  // A fallback or a block says why (the engine's reason: no value, only the rule that decided).
+  const routes = records
+    .map(
+      (r) => `${r.mode}->${r.routeDecision}${r.routeDecision === "fallback" || r.routeDecision === "blocked" ? ` [${r.routeReason}]` : ""}`,
+    )
+    .join(", ");
   return `${records.length} elicitation(s) (${routes}), each recorded, ended and tied to tools/call`;
 }
 

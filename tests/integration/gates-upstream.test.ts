@@ -18,6 +18,7 @@ import { loadSigner } from "@/lib/audit/signing";
 import { mintMcpAccessToken, createDevProvider } from "@/lib/auth/dev-idp/provider";
 import { seedDemo } from "@/lib/demo/seed";
 import { addUpstream, updateUpstream } from "@/lib/gateway/registry";
+import { flowWorkflowName } from "@/lib/gateway/tool-names";
 import { canaryFor } from "@/lib/gates/privacy-gate";
 import { withSession } from "@/lib/gates/mcp-session";
 import { GateRunError, runGates } from "@/lib/gates/run-gates";
@@ -45,7 +46,7 @@ let hostile: HostileUpstream;
 let logFile: string;
 
 /** A first call through the gateway as a claude-code user: what creates the tool's flow. */
-async function firstCall(tool: string, args: Record<string, unknown> = {}) {
+async function firstCall(tool: string, args: Record<string, unknown> = {}, revision: "2025-11-25" | "2026-07-28" = "2025-11-25") {
   const token = await mintMcpAccessToken(createDevProvider(), {
     subject: `user-first-${tool}-${Date.now()}`,
     tenant: "acme",
@@ -53,7 +54,7 @@ async function firstCall(tool: string, args: Record<string, unknown> = {}) {
     mcpResource: `${app.baseUrl}/api/mcp`,
     clientId: "claude-code",
   });
-  const variant = { name: "claude-code", version: "2.0.37", revision: "2025-11-25" as const, elicitation: {} };
+  const variant = { name: "claude-code", version: "2.0.37", revision, elicitation: {} };
   return withSession(
     `${app.baseUrl}/api/mcp`,
     token,
@@ -136,7 +137,7 @@ beforeAll(async () => {
     displayName: "Everything",
     url: everything.url,
     tenants: ["acme"],
-    exposedTools: ["echo"],
+    exposedTools: ["echo", "trigger-elicitation-request"],
     urlOrigins: ["https://github.com"],
   });
   await addUpstream(t.store.db, "op-admin-0001", {
@@ -148,6 +149,9 @@ beforeAll(async () => {
     urlOrigins: ["https://github.com"],
   });
   await firstCall("evr__echo", { message: "hello" });
+  // Used in both revisions: the flow's observed client profile then holds both.
+  await firstCall("evr__trigger-elicitation-request");
+  await firstCall("evr__trigger-elicitation-request", {}, "2026-07-28");
   await firstCall("hostile__password");
   await firstCall("hostile__lookalike");
   await firstCall("hostile__goodlink");
@@ -216,6 +220,42 @@ describe("an upstream tool that behaves (server-everything's echo)", () => {
     await decideApproval(t.store.db, APPROVER, { id: request.id, decision: "approve", reason: "evidence read" });
     expect(await applyPromotion(t.store.db, RELEASER, flow.id)).toEqual({ flowId: flow.id, stage: "promoted" });
     expect(await flowOf("evr__echo")).toMatchObject({ stage: "promoted" });
+  }, 300_000);
+});
+
+describe("an upstream tool that asks in a form (server-everything's trigger-elicitation-request)", () => {
+  it("passes: each form was routed as a form to the form-mode client, recorded and tied to its call; canaries in the answer leak nowhere", async () => {
+    const run = await gate((await flowOf(flowWorkflowName("evr", "trigger-elicitation-request"))).id);
+    expect(notPassing(run)).toEqual([]);
+    const routed = byGate(run, "contract").checks.filter((c) => c.name.startsWith("every elicitation the upstream sent was routed"));
+    // Each variant as the flow's profile records it: a form where it declared forms, else the fallback.
+    const expected = run.evidence.clientProfile.variants.map((v) => [
+      `${v.name} ${v.version} @ ${v.revision}`,
+      "passed",
+      v.elicitation
+        ? "1 elicitation(s) (form->form), each recorded, ended and tied to tools/call"
+        : "1 elicitation(s) (form->fallback [client declared no form mode]), each recorded, ended and tied to tools/call",
+    ]);
+    expect(routed.map((c) => [c.variant, c.outcome, c.detail])).toEqual(expected);
+    expect(expected.map((e) => e[0])).toEqual([expect.stringMatching(/2025-11-25$/), expect.stringMatching(/2026-07-28$/)]);
+    expect(expected[0]![2]).toContain("form->form");
+    expect(byGate(run, "privacy").checks[0]!.detail).toMatch(/form fields carrying it: name, firstLine/);
+    expect(byGate(run, "phishing").checks.find((c) => c.name === "every form shown to the client passes the linter")?.detail).toMatch(
+      /^\d form\(s\) shown in 3 call\(s\), each allowed/,
+    );
+  }, 300_000);
+
+  it("a deployment that logs form answers (GATE_TEST_FAULTS=log-form-values) fails privacy: the canary is found in its log", async () => {
+    process.env.GATE_TEST_FAULTS = "log-form-values";
+    try {
+      const run = await gate((await flowOf(flowWorkflowName("evr", "trigger-elicitation-request"))).id);
+      const privacy = byGate(run, "privacy");
+      expect(privacy.outcome).toBe("failed");
+      expect(privacy.reason).toMatch(/^search log file .*: canary found \d+ time\(s\)/);
+      expect(fs.readFileSync(logFile, "utf8")).toContain(canaryFor(run.evidence.runId));
+    } finally {
+      delete process.env.GATE_TEST_FAULTS;
+    }
   }, 300_000);
 });
 
