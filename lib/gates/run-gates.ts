@@ -83,7 +83,10 @@ async function upstreamToolGates(
 ): Promise<GateResult[]> {
   const variant = profile.variants[0];
   if (!variant) throw new GateRunError(`flow ${flow.id} has no client variant to call the gateway with`);
-  const tool = await findUpstreamTool(upstream, flow, target, tokens, variant);
+  const tool = await findUpstreamTool(upstream, flow, target, tokens, variant).catch((err: unknown) => {
+    // The console shows a GateRunError's message: say plainly that the listing itself failed.
+    throw new GateRunError(`could not list the gateway's tools as the flow's client: ${(err as Error).message ?? String(err)}`);
+  });
   if ("reason" in tool) throw new GateRunError(tool.reason);
   const ctx: UpstreamGateContext = { flow, tool, profile, target, tokens, runId, seen: [] };
   const contract = await upstreamContractGate(ctx);

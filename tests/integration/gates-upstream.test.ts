@@ -22,6 +22,7 @@ import { flowWorkflowName } from "@/lib/gateway/tool-names";
 import { canaryFor } from "@/lib/gates/privacy-gate";
 import { withSession } from "@/lib/gates/mcp-session";
 import { GateRunError, runGates } from "@/lib/gates/run-gates";
+import { gateRunAction } from "@/lib/gates/run-action";
 import { gateTargetFor } from "@/lib/gates/target-from-settings";
 import { logger } from "@/lib/log/logger";
 import { instanceMetricsText } from "@/lib/metrics/instance-metrics";
@@ -312,6 +313,25 @@ describe("an upstream tool that sends an allowed link", () => {
     expect(recovery.reason).toContain("https://github.com");
     expect(byGate(run, "accessibility")).toMatchObject({ outcome: "could_not_run" });
     expect(byGate(run, "accessibility").reason).toContain("https://github.com");
+  }, 300_000);
+});
+
+describe("the console's run control", () => {
+  it("runs an upstream tool flow's gates against this deployment and says the outcome", async () => {
+    process.env.GATES_LOG_FILE = logFile;
+    try {
+      const flow = await flowOf("hostile__password");
+      const before = await t.store.db.select().from(gateRuns).where(eq(gateRuns.flowId, flow.id));
+      const r = await gateRunAction.run({
+        db: t.store.db,
+        operator: { subject: RELEASER, displayName: "Releaser", roles: ["releaser"] },
+        input: { flowId: flow.id },
+      });
+      expect(r.message).toMatch(/^gates ran: phishing failed \(evidence [0-9a-f]{12}\)$/);
+      expect(await t.store.db.select().from(gateRuns).where(eq(gateRuns.flowId, flow.id))).toHaveLength(before.length + 5);
+    } finally {
+      delete process.env.GATES_LOG_FILE;
+    }
   }, 300_000);
 });
 
