@@ -31,6 +31,8 @@ import { prometheusText } from "@/lib/metrics/prometheus";
 import { asStoreFamily } from "@/lib/metrics/store-family";
 import { applyPromotion, requestPromotion } from "@/lib/policy/promotion";
 import { startAppServer, type TestAppServer } from "../helpers/app-server";
+import { runCli } from "../helpers/cli";
+import { ctlLogin } from "../helpers/ctl-login";
 import { createTestStore, type TestStore } from "../helpers/test-store";
 import { startEverything, startHostileUpstream, type HostileUpstream, type RunningUpstream } from "../helpers/upstream-servers";
 
@@ -332,6 +334,31 @@ describe("the console's run control", () => {
     } finally {
       delete process.env.GATES_LOG_FILE;
     }
+  }, 300_000);
+});
+
+describe("ctl gates run", () => {
+  it("gates an upstream tool flow from the command line as the releaser proven by ctl login", async () => {
+    const env = {
+      DATABASE_URL: t.url,
+      DATA_DIR: app.dataDir,
+      APP_URL: app.baseUrl,
+      APP_ENV: "development",
+      OIDC_ISSUER: "",
+      FLOW_NEW_STAGE: "canary:100",
+      CTL_SESSION_FILE: path.join(fs.mkdtempSync(path.join(os.tmpdir(), "eg-gates-upstream-ctl-")), "session.json"),
+    };
+    expect((await ctlLogin("releaser", env)).code).toBe(0);
+    const flow = await flowOf("evr__echo");
+    const r = await runCli(["gates", "run", "--flow", flow.id, "--log-file", logFile, "--json"], env);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { ok: boolean; evidenceSha256: string; evidence: Run["evidence"] };
+    expect(out.ok).toBe(true);
+    expect(out.evidence).toMatchObject({ ranBy: RELEASER, flow: { id: flow.id } });
+    const recorded = await t.store.db.select().from(gateRuns).where(eq(gateRuns.resultHash, out.evidenceSha256));
+    expect(recorded.map((g) => [g.gate, g.passed]).sort()).toEqual(
+      ["accessibility", "contract", "phishing", "privacy", "recovery"].map((g) => [g, true]),
+    );
   }, 300_000);
 });
 
