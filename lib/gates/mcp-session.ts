@@ -1,7 +1,7 @@
 // One client session against the target, as a variant of the flow's client profile: the v1 SDK
 // client for 2025-11-25 (initialize), the v2 client pinned to 2026-07-28 (MRTR, which it fulfils
 // through the same elicitation handler). It keeps what the checks compare: every elicitation the
-// client was asked, and (v1) the ids of its own tools/call requests.
+// client was asked, and the ids of its own tools/call requests.
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -108,7 +108,15 @@ export async function openSession(
     );
     if (variant.elicitation !== undefined)
       client.setRequestHandler("elicitation/create", async (req) => (await handle(req.params)) as never);
-    await client.connect(new ModernTransport(new URL(mcpUrl), { requestInit: { headers } }));
+    const modern = new ModernTransport(new URL(mcpUrl), { requestInit: { headers } });
+    // The ids of its own tools/call requests (each retry of a call is a new request with a new id).
+    const sendModern = modern.send.bind(modern);
+    modern.send = async (...args: Parameters<typeof sendModern>) => {
+      const m = args[0] as { method?: unknown; id?: unknown };
+      if (m.method === "tools/call" && (typeof m.id === "string" || typeof m.id === "number")) toolCallIds.push(m.id);
+      return sendModern(...args);
+    };
+    await client.connect(modern);
     return {
       received,
       toolCallIds,

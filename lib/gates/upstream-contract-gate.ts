@@ -39,11 +39,12 @@ export function routedAsDeclared(call: UpstreamCallSeen, exposedName: string): s
       rec.requestMethod === "tools/call" && rec.toolName === exposedName,
       `record ${rec.id} is not tied to a tools/call of ${exposedName}`,
     );
-    if (v.revision === "2025-11-25")
-      expectThat(
-        call.toolCallIds.map(String).includes(rec.requestId),
-        `record ${rec.id} names request ${rec.requestId}, not the client's call`,
-      );
+    // Both revisions: the record names the id of one of the client's own tools/call requests (for
+    // 2026-07-28, the first of the call's retries).
+    expectThat(
+      call.toolCallIds.map(String).includes(rec.requestId),
+      `record ${rec.id} names request ${rec.requestId}, not the client's call`,
+    );
     if (rec.routeDecision === "form")
       expectThat(modes.form && rec.mode === "form", `record ${rec.id} routed a form to a client without form mode`);
     if (rec.routeDecision === "url")
