@@ -44,6 +44,14 @@ export interface UpstreamGateContext {
   seen: UpstreamCallSeen[];
 }
 
+/** Why the engine's records of this run cannot be read, or null when they can. */
+export function recordsUnavailable(ctx: Pick<UpstreamGateContext, "target" | "tokens">): string | null {
+  if (!ctx.target.db) return "the records are read from the target's store (no DATABASE_URL given)";
+  if (ctx.tokens.kind === "given")
+    return "with a given token (another identity provider) the gate does not know the test subject whose records to read";
+  return null;
+}
+
 /** Answers as a person would without knowing the tool: a minimal valid form, a declined link. */
 export function answerWith(form: (schema: unknown) => Record<string, unknown>): Answerer {
   return (req) => (req.mode === "url" ? { action: "decline" } : { action: "accept", content: form(req.requestedSchema) });
@@ -62,7 +70,9 @@ export async function callTool(
     received: s.received,
     toolCallIds: s.toolCallIds,
   }));
-  const db = ctx.target.db;
+  // With a given token the gate does not know the subject whose records to read: none are read
+  // (the checks that need them say why), rather than a lookup that finds nothing and looks clean.
+  const db = recordsUnavailable(ctx) ? undefined : ctx.target.db;
   const records = db
     ? await db
         .select({

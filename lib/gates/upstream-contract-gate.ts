@@ -9,7 +9,7 @@ import { declaredModes, variantLabel, type ClientVariant } from "./client-varian
 import { validAnswer } from "./form-values";
 import { UnsatisfiableSchema, toolArguments } from "./tool-arguments";
 import { expectThat, finishGate, runCheck, type CheckResult, type GateResult } from "./types";
-import { answerWith, callTool, type UpstreamCallSeen, type UpstreamGateContext } from "./upstream-context";
+import { answerWith, callTool, type UpstreamCallSeen, type UpstreamGateContext, recordsUnavailable } from "./upstream-context";
 
 const CALL = "the call through the gateway completes or fails plainly";
 const ROUTED = "every elicitation the upstream sent was routed for the declared modes, recorded and tied to the call";
@@ -87,7 +87,7 @@ async function variantChecks(ctx: UpstreamGateContext, v: ClientVariant): Promis
       ? {
           name: ROUTED,
           outcome: "could_not_run" as const,
-          detail: "could not run: the records are read from the target's store (no DATABASE_URL given)",
+          detail: `could not run: ${recordsUnavailable(ctx)}`,
           variant: label,
           ms: 0,
         }

@@ -9,7 +9,7 @@ import { lintFormRequest } from "@/lib/elicitation/lint";
 import { checkUrl, isLoopbackHost } from "@/lib/policy/url-check";
 import { lookAlikes } from "./phishing-gate";
 import { expectThat, finishGate, runCheck, type CheckResult, type GateResult } from "./types";
-import type { UpstreamGateContext } from "./upstream-context";
+import { recordsUnavailable, type UpstreamGateContext } from "./upstream-context";
 
 export async function upstreamPhishingGate(ctx: UpstreamGateContext): Promise<GateResult> {
   const started = performance.now();
@@ -57,7 +57,7 @@ export async function upstreamPhishingGate(ctx: UpstreamGateContext): Promise<Ga
       checks.push({
         name: "the upstream sent nothing the gateway had to block",
         outcome: "could_not_run",
-        detail: "could not run: the engine's decisions are read from the target's store (no DATABASE_URL given)",
+        detail: `could not run: the engine's decisions are unknown: ${recordsUnavailable(ctx)}`,
         ms: 0,
       });
     } else {

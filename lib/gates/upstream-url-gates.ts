@@ -7,7 +7,7 @@
 // site is said to be not driven ("could not run", which fails: a check that did not run never passes).
 import { isUnfinished } from "@/lib/elicitation/record-states";
 import { expectThat, finishGate, type CheckResult, type GateResult, runCheck } from "./types";
-import type { UpstreamGateContext, UpstreamRecordSeen } from "./upstream-context";
+import { recordsUnavailable, type UpstreamGateContext, type UpstreamRecordSeen } from "./upstream-context";
 
 type UrlSeen =
   { kind: "none"; sent: number } | { kind: "unknown" } | { kind: "reached"; records: UpstreamRecordSeen[] | null; origins: string[] };
@@ -42,7 +42,7 @@ function notReached(ctx: UpstreamGateContext, seen: Exclude<UrlSeen, { kind: "re
     return {
       name,
       outcome: "could_not_run",
-      detail: `could not run: whether a link reached a person as the fallback is read from the target's store (no DATABASE_URL given)`,
+      detail: `could not run: whether a link reached a person as the fallback is unknown: ${recordsUnavailable(ctx)}`,
       ms: 0,
     };
   return {
@@ -67,7 +67,7 @@ export async function upstreamRecoveryGate(ctx: UpstreamGateContext): Promise<Ga
       ? {
           name: ended,
           outcome: "could_not_run",
-          detail: "could not run: the records are read from the target's store (no DATABASE_URL given)",
+          detail: `could not run: ${recordsUnavailable(ctx)}`,
           ms: 0,
         }
       : await runCheck(ended, async () => {

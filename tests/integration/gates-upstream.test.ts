@@ -390,6 +390,32 @@ describe("what the gate cannot do or must not do", () => {
     }
   }, 120_000);
 
+  it("with a given token (another identity provider) the checks that read the subject's records say they could not run", async () => {
+    const flow = await flowOf("hostile__password");
+    const token = await mintMcpAccessToken(createDevProvider(), {
+      subject: `user-given-${Date.now()}`,
+      tenant: "acme",
+      ttlSeconds: 600,
+      mcpResource: `${app.baseUrl}/api/mcp`,
+      clientId: "claude-code",
+    });
+    const run = await runGates(t.store.db, {
+      flowId: flow.id,
+      actor: RELEASER,
+      target: gateTargetFor({ origin: app.baseUrl, db: t.store.db, logFile }),
+      signer: loadSigner(),
+      token,
+    });
+    expect(run.evidence.tokens).toBe("given");
+    const routed = byGate(run, "contract").checks.filter((c) => c.name.startsWith("every elicitation the upstream sent was routed"));
+    expect(routed.length).toBeGreaterThan(0);
+    for (const c of routed) expect([c.outcome, c.detail]).toEqual(["could_not_run", expect.stringMatching(/with a given token/)]);
+    expect(byGate(run, "phishing").checks.find((c) => c.name === "the upstream sent nothing the gateway had to block")).toMatchObject({
+      outcome: "could_not_run",
+    });
+    expect(byGate(run, "recovery").outcome).toBe("could_not_run");
+  }, 300_000);
+
   it("a workflow that is neither ours nor a registered upstream's is refused as before", async () => {
     const flow = await flowOf("evr__echo");
     await t.store.db.insert(flows).values({ ...flow, id: "nobody__echo:claude-code", workflow: "nobody__echo" });
