@@ -1,7 +1,9 @@
 // One gate run for one flow against one target: contract, privacy, phishing, accessibility and
-// recovery driven in turn (for our own workflows, or for an upstream tool's flow in gateway mode), the evidence document built, signed and stored, and each gate recorded
-// against the flow's fingerprint with the evidence hash, all in one transaction with its audit
-// entries. The runner's own store is the one that keeps the evidence (the target's, normally).
+// recovery driven in turn (for our own workflows, or for an upstream tool's flow in gateway mode),
+// the evidence document built, signed and stored, and each gate recorded against the flow's
+// fingerprint with the evidence hash, all in one transaction with its audit entries. The start is
+// audited before anything is driven (finding an upstream's tool is already a call to the target).
+// The runner's own store is the one that keeps the evidence (the target's, normally).
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
