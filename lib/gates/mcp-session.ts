@@ -1,7 +1,7 @@
 // One client session against the target, as a variant of the flow's client profile: the v1 SDK
 // client for 2025-11-25 (initialize), the v2 client pinned to 2026-07-28 (MRTR, which it fulfils
 // through the same elicitation handler). It keeps what the checks compare: every elicitation the
-// client was asked, and (v1) the ids of its own tools/call requests.
+// client was asked, and the ids of its own tools/call requests.
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -30,11 +30,34 @@ export interface CallResult {
   isError: boolean;
 }
 
+export interface ListedTool {
+  name: string;
+  inputSchema: unknown;
+}
+
+/** Every page of tools/list, through whichever SDK client the variant uses. */
+async function allTools(
+  list: (cursor?: string) => Promise<{ tools: Array<{ name: string; inputSchema: unknown }>; nextCursor?: string }>,
+): Promise<ListedTool[]> {
+  const out: ListedTool[] = [];
+  let cursor: string | undefined;
+  // Bounded: a target that pages forever is not listed forever.
+  for (let page = 0; page < 50; page++) {
+    const r = await list(cursor);
+    out.push(...r.tools.map((t) => ({ name: t.name, inputSchema: t.inputSchema })));
+    if (!r.nextCursor) break;
+    cursor = r.nextCursor;
+  }
+  return out;
+}
+
 export interface GateSession {
   received: Elicited[];
   toolCallIds: Array<string | number>;
   /** `timeoutMs`: how long the client waits for this call (default 30 s; the timeout check waits longer). */
   call(name: string, args?: Record<string, unknown>, timeoutMs?: number): Promise<CallResult>;
+  /** The tools the target lists to this client (names and input schemas), every page. */
+  listTools(): Promise<ListedTool[]>;
   /** The client goes away mid-call: ends its session (DELETE where the revision has one) and closes. */
   abandon(): Promise<void>;
   close(): Promise<void>;
@@ -85,12 +108,21 @@ export async function openSession(
     );
     if (variant.elicitation !== undefined)
       client.setRequestHandler("elicitation/create", async (req) => (await handle(req.params)) as never);
-    await client.connect(new ModernTransport(new URL(mcpUrl), { requestInit: { headers } }));
+    const modern = new ModernTransport(new URL(mcpUrl), { requestInit: { headers } });
+    // The ids of its own tools/call requests (each retry of a call is a new request with a new id).
+    const sendModern = modern.send.bind(modern);
+    modern.send = async (...args: Parameters<typeof sendModern>) => {
+      const m = args[0] as { method?: unknown; id?: unknown };
+      if (m.method === "tools/call" && (typeof m.id === "string" || typeof m.id === "number")) toolCallIds.push(m.id);
+      return sendModern(...args);
+    };
+    await client.connect(modern);
     return {
       received,
       toolCallIds,
       call: async (name, args = {}, timeoutMs = CALL_TIMEOUT_MS) =>
         toResult(await client.callTool({ name, arguments: args }, { timeout: timeoutMs })),
+      listTools: () => allTools((cursor) => client.listTools(cursor ? { cursor } : {})),
       abandon: () => client.close(),
       close: () => client.close(),
     };
@@ -115,6 +147,7 @@ export async function openSession(
     toolCallIds,
     call: async (name, args = {}, timeoutMs = CALL_TIMEOUT_MS) =>
       toResult(await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })),
+    listTools: () => allTools((cursor) => client.listTools(cursor ? { cursor } : {})),
     abandon: async () => {
       await transport.terminateSession().catch(() => {});
       await client.close();

@@ -1,11 +1,13 @@
 // One gate run for one flow against one target: contract, privacy, phishing, accessibility and
-// recovery driven in turn, the evidence document built, signed and stored, and each gate recorded
-// against the flow's fingerprint with the evidence hash, all in one transaction with its audit
-// entries. The runner's own store is the one that keeps the evidence (the target's, normally).
+// recovery driven in turn (for our own workflows, or for an upstream tool's flow in gateway mode),
+// the evidence document built, signed and stored, and each gate recorded against the flow's
+// fingerprint with the evidence hash, all in one transaction with its audit entries. The start is
+// audited before anything is driven (finding an upstream's tool is already a call to the target).
+// The runner's own store is the one that keeps the evidence (the target's, normally).
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { flows, gateRuns } from "@/db/schema";
+import { flows, gateRuns, type Flow, type Upstream } from "@/db/schema";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import type { Signer } from "@/lib/audit/signing";
 import { appendAudit } from "@/lib/audit/writer";
@@ -15,14 +17,20 @@ import { servedWorkflows } from "@/lib/workflows/registry";
 import { accessibilityGate } from "./accessibility-gate";
 import type { GateApprover } from "./approver";
 import { launch } from "./browser";
-import { clientVariantsFor } from "./client-variants";
+import { clientVariantsFor, type ClientProfileUsed } from "./client-variants";
 import type { GateContext } from "./context";
 import { contractGate } from "./contract-gate";
 import { buildEvidence, signEvidence, storeEvidence, type EvidenceDocument } from "./evidence";
 import { phishingGate } from "./phishing-gate";
 import { privacyGate } from "./privacy-gate";
 import { recoveryGate } from "./recovery-gate";
-import { admitsAnyone, tokenSource, type GateTarget } from "./target";
+import { admitsAnyone, tokenSource, type GateTarget, type TokenSource } from "./target";
+import type { UpstreamGateContext } from "./upstream-context";
+import { upstreamContractGate } from "./upstream-contract-gate";
+import { upstreamPhishingGate } from "./upstream-phishing-gate";
+import { upstreamPrivacyGate } from "./upstream-privacy-gate";
+import { findUpstreamTool, upstreamOfFlow } from "./upstream-tool";
+import { upstreamAccessibilityGate, upstreamRecoveryGate } from "./upstream-url-gates";
 import { gatePassed, type GateResult } from "./types";
 
 export class GateRunError extends Error {
@@ -46,11 +54,57 @@ async function clientIdForProfile(db: Db, profileId: string): Promise<string> {
   throw new GateRunError(`no active client id maps to profile ${profileId}: a gate cannot call the endpoint as that client`);
 }
 
+async function workflowGates(ctx: GateContext, actor: string): Promise<GateResult[]> {
+  const browser = await launch(ctx.target.chromiumPath);
+  const gates: GateResult[] = [];
+  try {
+    gates.push(await contractGate(ctx));
+    gates.push(await privacyGate(ctx, actor));
+    gates.push(await phishingGate(ctx));
+    gates.push(await accessibilityGate(ctx, actor, browser));
+    gates.push(await recoveryGate(ctx, actor, browser));
+  } finally {
+    if (typeof browser !== "string") await browser.close();
+  }
+  return gates;
+}
+
+/**
+ * An upstream tool's flow: the tool is found as the gateway lists it to a test subject (before
+ * anything is called); the five gates then judge what can be judged without knowing the tool.
+ * Recovery and accessibility run last: they judge the links the other gates' calls saw.
+ */
+async function upstreamToolGates(
+  flow: Flow,
+  upstream: Upstream,
+  profile: ClientProfileUsed,
+  target: GateTarget,
+  tokens: TokenSource,
+  runId: string,
+  actor: string,
+): Promise<GateResult[]> {
+  const variant = profile.variants[0];
+  if (!variant) throw new GateRunError(`flow ${flow.id} has no client variant to call the gateway with`);
+  const tool = await findUpstreamTool(upstream, flow, target, tokens, variant).catch((err: unknown) => {
+    // The console shows a GateRunError's message: say plainly that the listing itself failed.
+    throw new GateRunError(`could not list the gateway's tools as the flow's client: ${(err as Error).message ?? String(err)}`);
+  });
+  if ("reason" in tool) throw new GateRunError(tool.reason);
+  const ctx: UpstreamGateContext = { flow, tool, profile, target, tokens, runId, seen: [] };
+  const contract = await upstreamContractGate(ctx);
+  const privacy = await upstreamPrivacyGate(ctx, actor);
+  const phishing = await upstreamPhishingGate(ctx);
+  return [contract, privacy, phishing, await upstreamAccessibilityGate(ctx), await upstreamRecoveryGate(ctx)];
+}
+
 export async function runGates(db: Db, input: GateRunInput): Promise<{ evidence: EvidenceDocument; hash: string }> {
   const [flow] = await db.select().from(flows).where(eq(flows.id, input.flowId)).limit(1);
   if (!flow) throw new GateRunError(`flow ${input.flowId} does not exist`);
   const workflow = servedWorkflows().find((w) => w.name === flow.workflow);
-  if (!workflow) throw new GateRunError(`workflow ${flow.workflow} is not served by this build`);
+  // Not one of ours: an upstream tool's flow (gateway mode) when its name points into a registered
+  // upstream; anything else is refused as before.
+  const upstream = workflow ? undefined : await upstreamOfFlow(db, flow);
+  if (!workflow && !upstream) throw new GateRunError(`workflow ${flow.workflow} is not served by this build`);
   const clientId = await clientIdForProfile(db, flow.profileId);
   if ((await profileForClient(db, clientId)) !== flow.profileId)
     throw new GateRunError(`client id ${clientId} does not select profile ${flow.profileId}`);
@@ -72,32 +126,20 @@ export async function runGates(db: Db, input: GateRunInput): Promise<{ evidence:
       detail: { run: runId, target: input.target.baseUrl, fingerprint: flow.fingerprint },
     }),
   );
-  const ctx: GateContext = {
-    flow,
-    workflow,
-    profile: await clientVariantsFor(db, flow),
-    target: input.target,
-    tokens: tokenSource(input.target, flow, clientId, input.token),
-    runId,
-    ...(input.approver ? { approver: input.approver } : {}),
-  };
-  const browser = await launch(input.target.chromiumPath);
-  const gates: GateResult[] = [];
-  try {
-    gates.push(await contractGate(ctx));
-    gates.push(await privacyGate(ctx, input.actor));
-    gates.push(await phishingGate(ctx));
-    gates.push(await accessibilityGate(ctx, input.actor, browser));
-    gates.push(await recoveryGate(ctx, input.actor, browser));
-  } finally {
-    if (typeof browser !== "string") await browser.close();
-  }
+  const profile = await clientVariantsFor(db, flow);
+  const tokens = tokenSource(input.target, flow, clientId, input.token);
+  const gates = workflow
+    ? await workflowGates(
+        { flow, workflow, profile, target: input.target, tokens, runId, ...(input.approver ? { approver: input.approver } : {}) },
+        input.actor,
+      )
+    : await upstreamToolGates(flow, upstream!, profile, input.target, tokens, runId, input.actor);
   const evidence = buildEvidence({
     runId,
     flow,
     target: input.target.baseUrl,
-    tokens: ctx.tokens.kind,
-    profile: ctx.profile,
+    tokens: tokens.kind,
+    profile,
     ranBy: input.actor,
     startedAt,
     gates,

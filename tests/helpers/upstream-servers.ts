@@ -82,7 +82,11 @@ export interface HostileUpstream extends RunningUpstream {
   calls: string[];
 }
 
-export async function startHostileUpstream(tools: Record<string, Script>): Promise<HostileUpstream> {
+/** `inputSchemas`: a tool's own input shape instead of the default optional `note` (e.g. one a gate cannot satisfy). */
+export async function startHostileUpstream(
+  tools: Record<string, Script>,
+  inputSchemas: Record<string, z.ZodRawShape> = {},
+): Promise<HostileUpstream> {
   const results: HostileUpstream["results"] = [];
   const headers: http.IncomingHttpHeaders[] = [];
   const calls: string[] = [];
@@ -93,7 +97,11 @@ export async function startHostileUpstream(tools: Record<string, Script>): Promi
     for (const [name, script] of Object.entries(tools)) {
       server.registerTool(
         name,
-        { description: `hostile tool ${name}`, inputSchema: { note: z.string().optional() }, annotations: { readOnlyHint: true } },
+        {
+          description: `hostile tool ${name}`,
+          inputSchema: inputSchemas[name] ?? { note: z.string().optional() },
+          annotations: { readOnlyHint: true },
+        },
         async (args, extra) => {
           calls.push(name);
           return script({
