@@ -18,6 +18,12 @@ export interface ValidationIssue {
 /** The client's `capabilities` from initialize, stored verbatim; only `elicitation` is read. */
 export type ClientCapabilitiesJson = { elicitation?: Record<string, unknown> } & Record<string, unknown>;
 
+/**
+ * The client's `elicitation` capability as declared for the request that made a record (raw, `{}`
+ * stays `{}`), bounded by lib/elicitation/capabilities.ts declaredElicitation. Capability shape only.
+ */
+export type DeclaredElicitationJson = Record<string, unknown>;
+
 /** What a flow's fingerprint was computed over (lib/policy/fingerprint.ts). */
 export type FingerprintInputs = Record<string, unknown>;
 

@@ -24,6 +24,7 @@ import {
 import type {
   AuditDetail,
   ClientCapabilitiesJson,
+  DeclaredElicitationJson,
   FingerprintInputs,
   RecordEventDetail,
   UpstreamAuthSettings,
@@ -273,6 +274,10 @@ export const elicitationRecords = pgTable(
     clientName: text("client_name").notNull(),
     clientVersion: text("client_version").notNull(),
     protocolVersion: text("protocol_version").notNull(),
+    // The client's elicitation capability exactly as declared for the request that made this record
+    // (2025-11-25: at initialize; 2026-07-28: in the request itself, which has no session), so the
+    // gates replay what the client declared. Null: none declared (or dropped as oversized).
+    declaredElicitation: jsonb("declared_elicitation").$type<DeclaredElicitationJson>(),
     requestMethod: text("request_method").notNull(),
     requestId: text("request_id").notNull(),
     toolName: text("tool_name").notNull(),

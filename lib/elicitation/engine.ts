@@ -12,7 +12,7 @@ import { logger } from "@/lib/log/logger";
 import type { PolicySource } from "@/lib/policy/policy-source";
 import { policyView } from "@/lib/policy/policy-view";
 import { policyBlock } from "./router";
-import type { DeclaredModes } from "./capabilities";
+import type { DeclaredElicitation, DeclaredModes } from "./capabilities";
 import type { EngineConfig } from "./config";
 import { countPreventedRepeat, recentRefusal } from "./cooldown";
 import { scanContent } from "./credential-scan";
@@ -37,7 +37,15 @@ export interface AskContext {
   db: Db;
   subject: string;
   tenantId: string;
-  session: { id: string | null; clientName: string; clientVersion: string; protocolVersion: string; modes: DeclaredModes };
+  session: {
+    id: string | null;
+    clientName: string;
+    clientVersion: string;
+    protocolVersion: string;
+    modes: DeclaredModes;
+    /** The elicitation capability as declared for this request, bounded (capabilities.ts declaredElicitation); null = none. */
+    declared: DeclaredElicitation | null;
+  };
   request: { method: string; id: string; toolName: string };
   flow: Flow;
   /** Kill switches and flows in force (lib/policy/policy-source.ts). */
@@ -74,6 +82,7 @@ export function recordBasics(
     clientName: observedText(ctx.session.clientName, CLIENT_NAME_MAX),
     clientVersion: observedText(ctx.session.clientVersion, CLIENT_VERSION_MAX),
     protocolVersion: ctx.session.protocolVersion,
+    declaredElicitation: ctx.session.declared,
     requestMethod: ctx.request.method,
     requestId: ctx.request.id,
     toolName: ctx.request.toolName,

@@ -1,6 +1,7 @@
 // The flow's client profile as observed in real sessions: each (client name, version, protocol
 // revision, declared modes) that produced a record in this flow, read from the records and their
-// sessions. The gates replay each of them. A flow nobody used yet has no observations: then the
+// sessions (the record's declared_elicitation; the session join only for rows older than that
+// column). The gates replay each of them. A flow nobody used yet has no observations: then the
 // gates use the profile's documented defaults (profile-clients.ts) in both revisions, and the
 // evidence says that is where the profile came from.
 import { eq } from "drizzle-orm";
@@ -44,6 +45,7 @@ export async function clientVariantsFor(db: DbOrTx, flow: Flow): Promise<ClientP
       clientName: elicitationRecords.clientName,
       clientVersion: elicitationRecords.clientVersion,
       protocolVersion: elicitationRecords.protocolVersion,
+      declared: elicitationRecords.declaredElicitation,
       capabilities: mcpSessions.capabilities,
     })
     .from(elicitationRecords)
@@ -53,10 +55,14 @@ export async function clientVariantsFor(db: DbOrTx, flow: Flow): Promise<ClientP
   const seen = new Map<string, ClientVariant>();
   for (const r of rows) {
     const revision = (REVISIONS as readonly string[]).includes(r.protocolVersion) ? (r.protocolVersion as Revision) : "2025-11-25";
-    // The column is typed, but a row is what the client sent: check the shape before using it.
+    // The record's own column first (every revision, the gateway's records too); the session's
+    // capabilities only for rows written before that column existed (it is null on them, and a
+    // 2026-07-28 record has no session). A record with neither declared no elicitation. The
+    // columns are typed, but a row is what the client sent: check the shape before using it.
     const caps: { elicitation?: unknown } = r.capabilities ?? {};
+    const declared = r.declared ?? caps.elicitation;
     const elicitation =
-      typeof caps.elicitation === "object" && caps.elicitation !== null ? (caps.elicitation as Record<string, unknown>) : undefined;
+      typeof declared === "object" && declared !== null && !Array.isArray(declared) ? (declared as Record<string, unknown>) : undefined;
     const v: ClientVariant = { name: r.clientName, version: r.clientVersion, revision, elicitation };
     seen.set(JSON.stringify(v), v);
   }

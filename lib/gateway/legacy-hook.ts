@@ -8,7 +8,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import type { Flow, Upstream } from "@/db/schema";
-import type { DeclaredModes } from "@/lib/elicitation/capabilities";
+import type { DeclaredElicitation, DeclaredModes } from "@/lib/elicitation/capabilities";
 import { engineConfig } from "@/lib/elicitation/config";
 import type { WireAdapter } from "@/lib/elicitation/wire";
 import type { PolicySource } from "@/lib/policy/policy-source";
@@ -27,6 +27,8 @@ export interface LegacyGatewaySession {
   protocolVersion: () => string;
   client: () => { name: string; version: string } | undefined;
   modes: () => DeclaredModes;
+  /** The elicitation capability as declared at initialize, bounded; null = none. */
+  declared: () => DeclaredElicitation | null;
   wireFor(requestId: string | number, signal: AbortSignal): WireAdapter;
   flowFor(workflow: string): Promise<Flow>;
 }
@@ -92,6 +94,7 @@ export function attachGateway(server: McpServer, s: LegacyGatewaySession): void 
             clientVersion: client?.version ?? "unknown",
             protocolVersion: s.protocolVersion(),
             modes: s.modes(),
+            declared: s.declared(),
           },
           config: engineConfig(),
         },

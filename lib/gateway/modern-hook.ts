@@ -20,7 +20,7 @@ import {
 import type { CallToolResult as V1CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
-import type { DeclaredModes } from "@/lib/elicitation/capabilities";
+import type { DeclaredElicitation, DeclaredModes } from "@/lib/elicitation/capabilities";
 import { engineConfig } from "@/lib/elicitation/config";
 import { transition } from "@/lib/elicitation/records";
 import {
@@ -54,7 +54,12 @@ export interface ModernGatewayContext {
   principal: McpPrincipal;
   stateKey: Buffer;
   resume?: ResumedAnswer;
-  facts(rctx: ServerContext): { client?: { name: string; version: string }; protocolVersion: string; modes: DeclaredModes };
+  facts(rctx: ServerContext): {
+    client?: { name: string; version: string };
+    protocolVersion: string;
+    modes: DeclaredModes;
+    declared: DeclaredElicitation | null;
+  };
   flowFor(workflow: string): Promise<Flow>;
 }
 
@@ -177,7 +182,7 @@ function start(
     askUrl: (params, o) =>
       ask<UrlAnswer>({ kind: "url", ...o.step, params: { message: params.message, url: params.url } }, o.timeoutMs, signal),
   });
-  const { client, protocolVersion, modes } = ctx.facts(rctx);
+  const { client, protocolVersion, modes, declared } = ctx.facts(rctx);
   // Not tied to this HTTP request: the call outlives it while the person answers.
   const detached = new AbortController();
   void forwardToolCall(
@@ -187,7 +192,14 @@ function start(
         policy: ctx.policy,
         subject: ctx.principal.subject,
         tenantId: ctx.principal.tenant,
-        session: { id: null, clientName: client?.name ?? "unknown", clientVersion: client?.version ?? "unknown", protocolVersion, modes },
+        session: {
+          id: null,
+          clientName: client?.name ?? "unknown",
+          clientVersion: client?.version ?? "unknown",
+          protocolVersion,
+          modes,
+          declared,
+        },
         config: engineConfig(),
       },
       requestId: String(rctx.mcpReq.id),

@@ -9,7 +9,7 @@ import type { Db } from "@/db/client";
 import { storeFailureOf, storeFailureText } from "@/db/errors";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
 import { ensureGrant } from "@/lib/connect/grant";
-import type { DeclaredModes } from "@/lib/elicitation/capabilities";
+import type { DeclaredElicitation, DeclaredModes } from "@/lib/elicitation/capabilities";
 import { engineConfig } from "@/lib/elicitation/config";
 import { askForm, type AskContext } from "@/lib/elicitation/engine";
 import { answerFromArguments } from "@/lib/elicitation/from-arguments";
@@ -29,6 +29,8 @@ export interface CallerFacts {
   client: { name: string; version: string } | undefined;
   protocolVersion: string;
   modes: DeclaredModes;
+  /** The elicitation capability as declared (at initialize, or in this request), bounded; null = none. */
+  declared: DeclaredElicitation | null;
   /** The MCP token issuer, part of the flow's version fingerprint (read once per session or request). */
   issuer: string;
 }
@@ -68,7 +70,7 @@ async function invoke(
   caller: CallerFacts,
   request: { id: string; wire: WireAdapter; args: Record<string, unknown> },
 ): Promise<CallToolResult> {
-  const { db, policy, principal, client, modes } = caller;
+  const { db, policy, principal, client, modes, declared } = caller;
   const clientName = client?.name ?? "unknown";
   // The flow comes from the verified client id only; clientInfo is recorded, never consulted.
   const flow = await resolveFlow({ db, policy, clientId: principal.clientId, issuer: caller.issuer }, wf);
@@ -78,6 +80,7 @@ async function invoke(
     clientVersion: client?.version ?? "unknown",
     protocolVersion: caller.protocolVersion,
     modes,
+    declared,
   };
   const ask: AskContext = {
     db,

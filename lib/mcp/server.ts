@@ -5,7 +5,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
-import { declaredModes } from "@/lib/elicitation/capabilities";
+import { declaredElicitation, declaredModes } from "@/lib/elicitation/capabilities";
 import { SERVER_VERSION } from "@/lib/policy/flows";
 import type { PolicySource } from "@/lib/policy/policy-source";
 import { resolveFlow, type FlowContext } from "@/lib/policy/resolve-flow";
@@ -52,7 +52,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
   const facts = () => {
     const caps = server.server.getClientCapabilities() as Record<string, unknown> | undefined;
     const client = server.server.getClientVersion();
-    return { caps, client, modes: declaredModes(caps) };
+    return { caps, client, modes: declaredModes(caps), declared: declaredElicitation(caps) };
   };
 
   server.registerTool(
@@ -86,7 +86,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
       wf.name,
       { title: wf.title, description: wf.description, inputSchema: inputSchemaFor(wf), annotations: wf.annotations },
       async (args, extra) => {
-        const { client, modes } = facts();
+        const { client, modes, declared } = facts();
         const caller = {
           principal: ctx.principal,
           db: ctx.db,
@@ -95,6 +95,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
           client,
           protocolVersion: ctx.protocolVersion(),
           modes,
+          declared,
           issuer,
         };
         const wire = wire20251125(server, {
@@ -116,6 +117,7 @@ export function buildMcpServer(ctx: SessionContext): McpServer {
     protocolVersion: ctx.protocolVersion,
     client: () => facts().client,
     modes: () => facts().modes,
+    declared: () => facts().declared,
     wireFor: (requestId, signal) =>
       wire20251125(server, { requestId, signal, protocolVersion: ctx.protocolVersion(), clientGone: ctx.clientGone?.(requestId) }),
     flowFor: (workflow) => resolveFlow(flowContext, { name: workflow, needs: [] }),

@@ -84,7 +84,14 @@ describe("engine and CLI agree on the connect URL", () => {
       db: t.store.db,
       subject,
       tenantId: "acme",
-      session: { id: null, clientName, clientVersion: "1", protocolVersion: "2025-11-25", modes: { form: true, url: true } },
+      session: {
+        id: null,
+        clientName,
+        clientVersion: "1",
+        protocolVersion: "2025-11-25",
+        modes: { form: true, url: true },
+        declared: { form: {}, url: {} },
+      },
       request: { method: "tools/call", id: String(n), toolName: "list_repositories" },
       // The seeded, promoted flow of the `ctl` profile: the URL check, not the stage, decides here.
       flow: await policy.flow("list_repositories", "ctl", { fingerprint: "seeded", inputs: {} }),

@@ -13,7 +13,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { Db } from "@/db/client";
 import type { McpPrincipal } from "@/lib/auth/mcp-bearer";
-import { declaredModes } from "@/lib/elicitation/capabilities";
+import { declaredElicitation, declaredModes } from "@/lib/elicitation/capabilities";
 import { MODERN_PROTOCOL_VERSION, type ResumedAnswer } from "@/lib/elicitation/wire";
 import type { PolicySource } from "@/lib/policy/policy-source";
 import { DESCRIBE_CAPABILITIES_TOOL, describeCapabilities } from "@/lib/workflows/describe-capabilities";
@@ -66,6 +66,7 @@ export function envelopeFacts(rctx: ServerContext) {
         : undefined,
     protocolVersion: typeof version === "string" ? version : MODERN_PROTOCOL_VERSION,
     modes: declaredModes(caps),
+    declared: declaredElicitation(caps),
   };
 }
 
@@ -106,7 +107,7 @@ export function buildModernServer(ctx: ModernContext): McpServer {
       wf.name,
       { title: wf.title, description: wf.description, inputSchema: inputSchemaFor(wf), annotations: wf.annotations },
       async (args, rctx) => {
-        const { client, protocolVersion, modes } = envelopeFacts(rctx);
+        const { client, protocolVersion, modes, declared } = envelopeFacts(rctx);
         const caller: CallerFacts = {
           principal: ctx.principal,
           db: ctx.db,
@@ -115,6 +116,7 @@ export function buildModernServer(ctx: ModernContext): McpServer {
           client,
           protocolVersion,
           modes,
+          declared,
           issuer,
         };
         return callModernWorkflow(wf, caller, ctx.stateKey, {

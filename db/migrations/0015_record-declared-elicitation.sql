@@ -1,0 +1,1 @@
+ALTER TABLE "elicitation_records" ADD COLUMN "declared_elicitation" jsonb;
