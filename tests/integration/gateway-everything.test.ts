@@ -71,6 +71,8 @@ describe("server-everything behind the gateway", () => {
     // The upstream's own JSON-RPC id for its elicitation/create, kept so the two sides can be matched.
     expect(row.upstreamRequestId).toMatch(/^[\w.-]{1,64}$/);
     expect(row).toMatchObject({ routeDecision: "form", state: "completed" });
+    // The capability the client declared at initialize, on the gateway's record too (the gates replay it).
+    expect(row.declaredElicitation).toEqual({ form: {} });
     expect(c.received).toHaveLength(1);
     // The answer was re-validated and forwarded: the upstream echoes it back in its result.
     expect(r.text).toContain(canary);

@@ -100,6 +100,8 @@ describe("2026-07-28 clients through the gateway", () => {
         toolName: "hostile__twice",
         sessionId: null,
       });
+    // No session in this revision: the capability declared in the request itself is on each record.
+    expect(rows.map((row) => row.declaredElicitation)).toEqual([{ form: {} }, { form: {} }]);
     await c.close();
   }, 60_000);
 
