@@ -58,7 +58,11 @@ describe("consent at the bundled provider", () => {
     await page.goto(crafted.toString());
     await page.getByRole("button", { name: "Allow" }).click();
     await page.waitForURL(/evil\.example/);
-    expect(reached[1]!.searchParams.get("code")).toBeTruthy();
+    // Allowing sends an authorization code (opaque, URL-safe, long enough not to be guessed), no error,
+    // and the client's own state back.
+    expect(reached[1]!.searchParams.get("code")).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    expect(reached[1]!.searchParams.get("error")).toBeNull();
+    expect(reached[1]!.searchParams.get("state")).toBe(crafted.searchParams.get("state"));
 
     await page.goto(`${base()}/oidc/consents`);
     expect(await seriousA11yViolations(page)).toEqual([]);
