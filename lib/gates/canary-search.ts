@@ -12,7 +12,7 @@ import { rowsOf, type Db } from "@/db/client";
 import { exportArchive } from "@/lib/audit/export-archive";
 import { loadSigner } from "@/lib/audit/signing";
 import type { GateTarget } from "./target";
-import type { CheckOutcome } from "./types";
+import type { CheckOutcome, CheckResult } from "./types";
 
 export interface PlaceSearched {
   place: string;
@@ -169,4 +169,14 @@ export async function searchForCanary(target: GateTarget, marker: string, actor:
   );
   out.push(searchTraces(target));
   return out;
+}
+
+/** The privacy gate's checks for a planted canary: one per place searched, failing where it was found. */
+export async function canarySearchChecks(target: GateTarget, marker: string, actor: string): Promise<CheckResult[]> {
+  return (await searchForCanary(target, marker, actor)).map((place) => ({
+    name: `search ${place.place}`,
+    outcome: placeOutcome(place),
+    detail: place.searched && place.hits ? `canary found ${place.hits} time(s): ${place.detail}` : place.detail,
+    ms: place.ms ?? 0,
+  }));
 }

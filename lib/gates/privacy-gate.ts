@@ -6,7 +6,7 @@
 import { declaredModes, variantLabel } from "./client-variants";
 import { fieldNeeds, grantNeeds, type GateContext } from "./context";
 import { canaryAnswer, invalidCanaryAnswer, schemaProperties } from "./form-values";
-import { placeOutcome, searchForCanary } from "./canary-search";
+import { canarySearchChecks } from "./canary-search";
 import { withSession } from "./mcp-session";
 import { expectThat, finishGate, runCheck, type CheckResult, type GateResult } from "./types";
 
@@ -112,13 +112,6 @@ export async function privacyGate(ctx: GateContext, actor: string): Promise<Gate
     checks.push({ name: "canaries planted", outcome: "failed", detail: "no canary could be planted for this flow", ms: 0 });
     return finishGate("privacy", started, checks);
   }
-  for (const place of await searchForCanary(ctx.target, canary, actor)) {
-    checks.push({
-      name: `search ${place.place}`,
-      outcome: placeOutcome(place),
-      detail: place.searched && place.hits ? `canary found ${place.hits} time(s): ${place.detail}` : place.detail,
-      ms: place.ms ?? 0,
-    });
-  }
+  checks.push(...(await canarySearchChecks(ctx.target, canary, actor)));
   return finishGate("privacy", started, checks);
 }

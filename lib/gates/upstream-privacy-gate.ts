@@ -5,7 +5,7 @@
 // canary back in its result; that goes to the client only and must be kept nowhere.
 import { declaredModes, variantLabel } from "./client-variants";
 import { canaryAnswer } from "./form-values";
-import { placeOutcome, searchForCanary } from "./canary-search";
+import { canarySearchChecks } from "./canary-search";
 import { canaryFor } from "./privacy-gate";
 import { expectThat, finishGate, runCheck, type CheckResult, type GateResult } from "./types";
 import { answerWith, callTool, type UpstreamGateContext } from "./upstream-context";
@@ -53,13 +53,6 @@ export async function upstreamPrivacyGate(ctx: UpstreamGateContext, actor: strin
     checks[0] = { ...checks[0]!, outcome: "could_not_run" };
     return finishGate("privacy", started, checks);
   }
-  for (const place of await searchForCanary(ctx.target, canary, actor)) {
-    checks.push({
-      name: `search ${place.place}`,
-      outcome: placeOutcome(place),
-      detail: place.searched && place.hits ? `canary found ${place.hits} time(s): ${place.detail}` : place.detail,
-      ms: place.ms ?? 0,
-    });
-  }
+  checks.push(...(await canarySearchChecks(ctx.target, canary, actor)));
   return finishGate("privacy", started, checks);
 }
